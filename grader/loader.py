@@ -1,0 +1,121 @@
+"""Loads exercise folders; a broken folder becomes a named error and never stops the others."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from grader.schema import ExerciseConfig
+
+CONFIG_FILE = "exercise.toml"
+
+
+class ExerciseLoadError(Exception):
+    """An exercise folder that cannot be used, naming the folder, the file and the field."""
+
+    def __init__(self, folder: Path, file: str, problems: list[str]):
+        self.folder = folder
+        self.file = file
+        self.problems = problems
+        super().__init__(f"{folder.name}/{file}: " + "; ".join(problems))
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """A loaded, validated exercise folder."""
+
+    config: ExerciseConfig
+    path: Path
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+    def text(self, name: str) -> str:
+        """A file of the folder as text, '' when it is absent."""
+        file = self.path / name
+        return file.read_text(encoding="utf-8") if file.is_file() else ""
+
+    def prompt(self, lang: str = "en") -> str:
+        localized = self.text("prompt.ja.md") if lang == "ja" else ""
+        return localized or self.text("prompt.md")
+
+    def hints(self, lang: str = "en") -> str:
+        localized = self.text("hints.ja.md") if lang == "ja" else ""
+        return localized or self.text("hints.md")
+
+    @property
+    def starter(self) -> str:
+        return self.text("starter.py")
+
+    @property
+    def solution_path(self) -> Path:
+        return self.path / "solution.py"
+
+    @property
+    def tests_dir(self) -> Path:
+        return self.path / "tests"
+
+
+@dataclass
+class ExerciseSet:
+    """Every exercise that loaded, and an error for every folder that did not."""
+
+    exercises: dict[str, Exercise] = field(default_factory=dict)
+    errors: list[ExerciseLoadError] = field(default_factory=list)
+
+    def for_lesson(self, lesson: int) -> list[Exercise]:
+        found = [e for e in self.exercises.values() if e.config.lesson == lesson]
+        return sorted(found, key=lambda e: (e.config.order, e.id))
+
+
+def _describe(error: ValidationError) -> list[str]:
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        problems.append(f"field '{where}': {item['msg']}")
+    return problems
+
+
+def load_exercise(folder: Path) -> Exercise:
+    """Load and validate one folder, or raise ExerciseLoadError."""
+    folder = Path(folder)
+    config_file = folder / CONFIG_FILE
+    if not config_file.is_file():
+        raise ExerciseLoadError(folder, CONFIG_FILE, ["file is missing"])
+    try:
+        raw = tomllib.loads(config_file.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ExerciseLoadError(folder, CONFIG_FILE, [f"not valid TOML: {exc}"]) from exc
+    try:
+        config = ExerciseConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ExerciseLoadError(folder, CONFIG_FILE, _describe(exc)) from exc
+    if config.id != folder.name:
+        raise ExerciseLoadError(
+            folder, CONFIG_FILE, [f"field 'id': '{config.id}' must match the folder name"]
+        )
+    required = ["prompt.md"]
+    required += ["quiz.toml"] if config.kind == "quiz" else ["starter.py", "solution.py", "tests"]
+    missing = [name for name in required if not (folder / name).exists()]
+    if missing:
+        raise ExerciseLoadError(folder, missing[0], [f"required file '{m}' is missing" for m in missing])
+    return Exercise(config=config, path=folder.resolve())
+
+
+def load_exercises(root: Path) -> ExerciseSet:
+    """Load every folder under root that holds an exercise.toml (or looks meant to)."""
+    found = ExerciseSet()
+    for folder in sorted(p for p in Path(root).iterdir() if p.is_dir()):
+        if folder.name.startswith((".", "_")):
+            continue
+        try:
+            exercise = load_exercise(folder)
+        except ExerciseLoadError as exc:
+            found.errors.append(exc)
+            continue
+        found.exercises[exercise.id] = exercise
+    return found

@@ -1,0 +1,57 @@
+"""Typed schema of an exercise folder's exercise.toml (validated on load)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# Platform-wide caps: an exercise may ask for less, never for more.
+MAX_TIME_S = 120
+MAX_MEMORY_MB = 4096
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]{1,62}$"
+
+
+class Localized(BaseModel):
+    """A learner-facing string in English and Japanese."""
+
+    model_config = ConfigDict(extra="forbid")
+    en: str = Field(min_length=1)
+    ja: str = Field(min_length=1)
+
+    def get(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+class Limits(BaseModel):
+    """Resource limits for one grading job of this exercise."""
+
+    model_config = ConfigDict(extra="forbid")
+    time_s: float = Field(default=30, gt=0, le=MAX_TIME_S, description="wall-clock seconds")
+    memory_mb: int = Field(default=2048, ge=256, le=MAX_MEMORY_MB)
+    processes: int = Field(default=256, ge=16, le=1024, description="threads count too")
+    output_kb: int = Field(default=64, ge=1, le=1024, description="learner stdout+stderr kept")
+
+
+class ExerciseConfig(BaseModel):
+    """The contents of exercise.toml."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=ID_PATTERN)
+    title: Localized
+    lesson: int = Field(ge=1, le=4)
+    order: int = Field(default=1, ge=1, description="position within the lesson")
+    kind: Literal["code", "quiz"]
+    points: int = Field(default=1, ge=1, le=100)
+    gpu: Literal["no", "optional", "required"] = "no"
+    limits: Limits = Field(default_factory=Limits)
+    entry: str | None = Field(
+        default=None, description="for code exercises: the function the learner completes"
+    )
+
+    @field_validator("entry")
+    @classmethod
+    def _entry_is_identifier(cls, value: str | None) -> str | None:
+        if value is not None and not value.isidentifier():
+            raise ValueError("must be a Python identifier")
+        return value
