@@ -1,0 +1,112 @@
+"""Command line: `grade` one submission, `validate` exercise folders, `harness` (inside a sandbox)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from grader.api import grade_code
+from grader.loader import ExerciseLoadError, load_exercise
+
+MAX_SUBMISSION_BYTES = 64 * 1024
+DEFAULT_EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def read_submission(path: Path) -> str:
+    """The submission's text, or ValueError saying why it cannot be graded."""
+    data = path.read_bytes()
+    if len(data) > MAX_SUBMISSION_BYTES:
+        raise ValueError(f"{path} is {len(data)} bytes; submissions are limited to "
+                         f"{MAX_SUBMISSION_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+
+
+def cmd_grade(options: argparse.Namespace) -> int:
+    try:
+        exercise = load_exercise(Path(options.exercise))
+    except ExerciseLoadError as exc:
+        return _fail(str(exc))
+    try:
+        code = read_submission(Path(options.submission))
+    except (OSError, ValueError) as exc:
+        return _fail(str(exc))
+    if exercise.config.kind != "code":
+        return _fail(f"{exercise.id} is a quiz; it has no code to grade")
+    doc = grade_code(exercise, code, lang=options.lang, sandbox=options.sandbox)
+    if options.json:
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        print(f"{doc['exercise']}: {doc['status']} (score {doc['score']:.2f})"
+              + (f" [{doc['error_kind']}]" if doc["error_kind"] else ""))
+        if doc["message"]:
+            print(doc["message"])
+        for test in doc["tests"]:
+            where = f" (line {test['line']})" if test["line"] else ""
+            print(f"  [{test['status']:>5}] {test['title']}{where}")
+            if test["status"] in ("fail", "error"):
+                print(f"          {test['message']}")
+                if test["hint"]:
+                    print(f"          hint: {test['hint']}")
+    return 0
+
+
+def cmd_validate(options: argparse.Namespace) -> int:
+    from grader.validate import validate_all
+
+    root = Path(options.exercises)
+    if not root.is_dir():
+        return _fail(f"{root} is not a directory")
+    failures = 0
+    for report in validate_all(root, sandbox=options.sandbox):
+        print(f"{'ok  ' if report.ok else 'FAIL'} {report.folder}")
+        for problem in report.problems:
+            print(f"       {problem}")
+        failures += not report.ok
+    print(f"{failures} folder(s) with problems" if failures else "all exercise folders are valid")
+    return 1 if failures else 0
+
+
+def cmd_harness(options: argparse.Namespace) -> int:
+    from grader.harness import run
+
+    return run(Path(options.exercise), Path(options.submission), Path(options.results),
+               lang=options.lang, runner_user=options.runner_user)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    grade = commands.add_parser("grade", help="grade one submission")
+    grade.add_argument("exercise", help="the exercise folder")
+    grade.add_argument("submission", help="the learner's Python file")
+    grade.add_argument("--json", action="store_true", help="print the results document")
+    grade.add_argument("--sandbox", choices=["local", "docker", "auto"], default=None)
+    grade.add_argument("--lang", choices=["en", "ja"], default="en")
+    grade.set_defaults(handler=cmd_grade)
+    validate = commands.add_parser("validate", help="check every exercise folder")
+    validate.add_argument("exercises", nargs="?", default=str(DEFAULT_EXERCISES))
+    validate.add_argument("--sandbox", choices=["local", "docker", "auto"], default=None)
+    validate.set_defaults(handler=cmd_validate)
+    harness = commands.add_parser("harness", help="(inside a sandbox) run the tests")
+    harness.add_argument("exercise")
+    harness.add_argument("submission")
+    harness.add_argument("--results", required=True)
+    harness.add_argument("--lang", choices=["en", "ja"], default="en")
+    harness.add_argument("--runner-user", default=None, help="run learner code as this user")
+    harness.set_defaults(handler=cmd_harness)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    return int(options.handler(options))

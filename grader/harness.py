@@ -1,0 +1,118 @@
+"""The trusted harness: starts the learner runner, runs the exercise's pytest tests against it, writes results."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.learner import Learner, LearnerFatal
+from grader.learner_errors import SUBMISSION_NAME
+from grader.loader import Exercise, load_exercise
+from grader.messages import run_error
+from grader.plugin import GraderPlugin
+from grader.results import Results, error_result, summarize
+from grader.testing import localize
+
+PYTEST_INI = "[pytest]\n"  # an empty config: the project's own pytest settings must not leak in
+
+
+def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
+                     runner_user: str | None = None, workdir: Path | None = None) -> Results:
+    """Grade one submission; learner code runs only in the child the Learner starts."""
+    started = time.monotonic()
+    own_workdir = workdir is None
+    workdir = Path(workdir or tempfile.mkdtemp(prefix="learner-"))
+    learner_file = workdir / SUBMISSION_NAME
+    if learner_file != submission:
+        shutil.copyfile(submission, learner_file)
+    learner = Learner(learner_file, exercise.config.limits, workdir=workdir, runner_user=runner_user)
+    try:
+        learner.start()
+        results = _grade(exercise, learner, lang)
+    finally:
+        learner.close()
+        if own_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    results.output = learner.output[: exercise.config.limits.output_kb * 1024 + 200]
+    results.advice = [localize(item, lang) for item in learner.advice]
+    results.duration_s = round(time.monotonic() - started, 3)
+    return results
+
+
+def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
+    try:
+        loaded = learner.load()
+    except LearnerFatal as fatal:
+        return _fatal_result(exercise, fatal, lang)
+    if not loaded:
+        error = learner.load_error or {}
+        kind = "syntax" if error.get("kind") == "syntax" else "runtime"
+        detail = error.get("message", "") if kind == "syntax" else error.get("type", "an error")
+        if kind == "runtime" and error.get("message"):
+            detail = f"{detail}: {error['message']}"
+        result = error_result(exercise.id, kind, run_error(kind, lang, detail=detail,
+                                                           line=error.get("line")),
+                              line=error.get("line"))
+        tb = error.get("traceback", "")
+        result.message += f"\n\n{tb}" if tb else ""
+        return result
+    plugin = GraderPlugin(exercise, learner, lang)
+    with tempfile.TemporaryDirectory(prefix="harness-") as scratch:
+        ini = Path(scratch) / "pytest.ini"
+        ini.write_text(PYTEST_INI)
+        code = pytest.main(
+            [str(exercise.tests_dir), "-c", str(ini), "--rootdir", str(exercise.tests_dir),
+             "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib",
+             "--no-header", "-W", "ignore::DeprecationWarning"],
+            plugins=[plugin],
+        )
+    if learner.fatal is not None:
+        result = _fatal_result(exercise, learner.fatal, lang)
+        result.tests = plugin.results
+        return result
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.results:
+        detail = f"pytest exit code {int(code)}"
+        return error_result(exercise.id, "internal", run_error("internal", lang, detail=detail))
+    return summarize(exercise.id, plugin.results)
+
+
+def _fatal_result(exercise: Exercise, fatal: LearnerFatal, lang: str) -> Results:
+    limits = exercise.config.limits
+    limit = {"timeout": f"{limits.time_s:g}", "memory": str(limits.memory_mb),
+             "output-limit": str(limits.output_kb)}.get(fatal.kind, "")
+    detail = str(fatal)
+    return error_result(exercise.id, fatal.kind,  # type: ignore[arg-type]
+                        run_error(fatal.kind, lang, limit=limit, detail=detail, line=fatal.line),
+                        line=fatal.line)
+
+
+def write_results(results: Results, path: Path) -> None:
+    """Write atomically, so a reader never sees half a document."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(results.to_dict(), ensure_ascii=False), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def run(exercise_dir: Path, submission: Path, results_path: Path, *, lang: str = "en",
+        runner_user: str | None = None) -> int:
+    """The `python -m grader harness` command: always writes a results document."""
+    try:
+        exercise = load_exercise(exercise_dir)
+    except Exception as exc:  # noqa: BLE001 -- a broken folder is our fault, reported as internal
+        write_results(error_result(Path(exercise_dir).name, "internal",
+                                   run_error("internal", lang, detail=str(exc))), results_path)
+        return 0
+    try:
+        results = grade_in_process(exercise, submission, lang=lang, runner_user=runner_user)
+    except Exception as exc:  # noqa: BLE001 -- never leave the caller without a verdict
+        results = error_result(exercise.id, "internal",
+                               run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))
+    write_results(results, results_path)
+    return 0

@@ -1,0 +1,234 @@
+"""The harness's handle on the learner runner: starts it, sends data-only requests, enforces time and output caps."""
+
+from __future__ import annotations
+
+import ast
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from grader import protocol
+from grader.schema import Limits
+
+OUTPUT_HARD_FACTOR = 16  # output beyond cap * factor ends the run as an output flood
+
+
+class LearnerError(Exception):
+    """The learner's code raised (or returned something unsendable) during one request."""
+
+    def __init__(self, error: dict[str, Any]):
+        self.error = error
+        self.line: int | None = error.get("line")
+        super().__init__(f"{error.get('type', 'Error')}: {error.get('message', '')}")
+
+
+class LearnerFatal(Exception):
+    """The runner cannot go on (timeout, memory, output flood, crash): the whole run ends."""
+
+    def __init__(self, kind: str, message: str, line: int | None = None):
+        self.kind = kind
+        self.line = line
+        super().__init__(message)
+
+
+class Learner:
+    """A running learner process and its captured output."""
+
+    def __init__(self, submission: Path, limits: Limits, *, workdir: Path,
+                 runner_user: str | None = None, preload: str = "torch"):
+        self.submission = Path(submission)
+        self.source = self.submission.read_text(encoding="utf-8")
+        self.limits = limits
+        self.workdir = workdir
+        self.runner_user = runner_user
+        self.preload = preload
+        self.advice: list[dict[str, str] | str] = []
+        self.fatal: LearnerFatal | None = None
+        self.load_error: dict[str, Any] | None = None
+        self._output = bytearray()
+        self._output_total = 0
+        self._flooded = False
+        self._deadline = 0.0
+        self._process: subprocess.Popen[bytes] | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        to_child_r, self._to_child = os.pipe()
+        self._from_child, from_child_w = os.pipe()
+        command = [sys.executable, "-m", "grader.runner", str(self.submission),
+                   "--fd-in", str(to_child_r), "--fd-out", str(from_child_w),
+                   "--memory-mb", str(self.limits.memory_mb),
+                   "--processes", str(self.limits.processes), "--preload", self.preload]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.workdir),
+               "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
+               # One thread keeps torch start-up fast and inside the process limit.
+               "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
+               "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+        self._process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=(to_child_r, from_child_w), cwd=self.workdir, env=env,
+            start_new_session=True, user=self.runner_user,
+        )
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self._started = time.monotonic()
+        self._deadline = self._started + self.limits.time_s
+        self._reader = threading.Thread(target=self._drain_output, daemon=True)
+        self._reader.start()
+
+    def load(self) -> bool:
+        """Import the submission; False (with load_error set) when it does not import."""
+        reply = self._request({"op": "load"})
+        if not reply.get("ok"):
+            self.load_error = reply.get("error", {})
+            return False
+        return True
+
+    def close(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        if process.poll() is None and self.fatal is None:
+            try:
+                protocol.write_message(self._to_child, {"op": "exit"})
+                process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._kill()
+        self._reader.join(timeout=2)
+        for fd in (self._to_child, self._from_child):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def _kill(self) -> None:
+        assert self._process is not None
+        try:  # the whole session: learner code may have forked
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    # -- requests --------------------------------------------------------------------------
+    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a top-level function of the submission with data arguments; returns its result."""
+        return self._value(self._request({"op": "call", "name": name,
+                                          "args": protocol.encode(list(args)),
+                                          "kwargs": protocol.encode(kwargs)}))
+
+    def scenario(self, name: str, **params: Any) -> Any:
+        """Run a registered scenario (trusted fixture code) in the learner's process."""
+        return self._value(self._request({"op": "scenario", "name": name,
+                                          "params": protocol.encode(params)}))
+
+    def advise(self, text: dict[str, str] | str) -> None:
+        """A non-failing note for the learner (e.g. a deprecated API)."""
+        if text not in self.advice:
+            self.advice.append(text)
+
+    def line_of(self, name: str) -> int | None:
+        """The line of a top-level def or class of the submission."""
+        try:
+            tree = ast.parse(self.source)
+        except SyntaxError:
+            return None
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if node.name == name:
+                    return node.lineno
+        return None
+
+    def _value(self, reply: dict[str, Any]) -> Any:
+        if not reply.get("ok"):
+            error = reply.get("error") or {}
+            if error.get("type") == "MemoryError":  # the address-space limit was hit
+                self.fatal = LearnerFatal("memory", "the program ran out of memory",
+                                          error.get("line"))
+                self._kill()
+                raise self.fatal
+            raise LearnerError(error)
+        return protocol.decode(reply.get("value"))
+
+    def _request(self, message: dict[str, Any]) -> dict[str, Any]:
+        if self.fatal is not None:
+            raise self.fatal
+        try:
+            protocol.write_message(self._to_child, message)
+            return self._await_reply()
+        except LearnerFatal as fatal:
+            self.fatal = fatal
+            self._kill()
+            raise
+
+    def _await_reply(self) -> dict[str, Any]:
+        while True:
+            remaining = self._deadline - time.monotonic()
+            if remaining <= 0:
+                raise LearnerFatal("timeout", f"time limit of {self.limits.time_s:g} s exceeded")
+            ready, _, _ = select.select([self._from_child], [], [], min(remaining, 0.5))
+            if self._flooded:
+                raise LearnerFatal("output-limit", "the program printed too much output")
+            if ready:
+                break
+        try:
+            return protocol.read_message(self._from_child)
+        except (EOFError, BrokenPipeError):
+            raise self._death() from None
+        except protocol.ProtocolError as exc:
+            raise LearnerFatal("runtime", f"the program broke the grader's channel: {exc}") from exc
+
+    def _death(self) -> LearnerFatal:
+        assert self._process is not None
+        try:
+            code = self._process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        if self._flooded:
+            return LearnerFatal("output-limit", "the program printed too much output")
+        if code == -signal.SIGKILL:  # the kernel's OOM killer, or a cgroup limit
+            return LearnerFatal("memory", "the program was killed, most likely for using too much memory")
+        if code is not None and code < 0:
+            name = signal.Signals(-code).name
+            return LearnerFatal("runtime", f"the program crashed with signal {name}")
+        return LearnerFatal("runtime", f"the program exited (code {code}) before grading finished")
+
+    # -- output ----------------------------------------------------------------------------
+    def _drain_output(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        cap = self.limits.output_kb * 1024
+        stream = self._process.stdout
+        while chunk := stream.read1(65536):
+            self._output_total += len(chunk)
+            if len(self._output) < cap:
+                self._output += chunk[: cap - len(self._output)]
+            if self._output_total > cap * OUTPUT_HARD_FACTOR and not self._flooded:
+                self._flooded = True
+                self._kill_quietly()
+
+    def _kill_quietly(self) -> None:
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)  # type: ignore[union-attr]
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    @property
+    def output(self) -> str:
+        text = self._output.decode("utf-8", errors="replace")
+        dropped = self._output_total - len(self._output)
+        if dropped > 0:
+            text += f"\n… [{dropped} more bytes of output not kept]"
+        return text
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self._started if self._process else 0.0

@@ -1,0 +1,52 @@
+"""Learner-facing words for whole-run errors, in English and Japanese."""
+
+from __future__ import annotations
+
+from grader.testing import localize
+
+RUN_ERRORS: dict[str, dict[str, str]] = {
+    "syntax": {
+        "en": "Python could not read your code: {detail} (line {line}). Fix this line first; "
+              "nothing else was checked.",
+        "ja": "コードを Python が読み込めませんでした: {detail}（{line} 行目）。"
+              "まずこの行を直してください。ほかのチェックは実行されていません。",
+    },
+    "runtime": {
+        "en": "Your code stopped with {detail}{where}. Read the traceback in the output below.",
+        "ja": "コードが {detail} で停止しました{where}。下の出力のトレースバックを確認してください。",
+    },
+    "timeout": {
+        "en": "Your code did not finish within {limit} seconds, so it was stopped. "
+              "Look for a loop that never ends or work repeated far more often than needed.",
+        "ja": "コードが {limit} 秒以内に終わらなかったため停止しました。"
+              "終わらないループや、必要以上に繰り返している処理がないか確認してください。",
+    },
+    "memory": {
+        "en": "Your code used more than the {limit} MB of memory it may use, so it was stopped. "
+              "Look for tensors or lists that keep growing.",
+        "ja": "コードが使えるメモリ（{limit} MB）を超えたため停止しました。"
+              "大きくなり続けるテンソルやリストがないか確認してください。",
+    },
+    "output-limit": {
+        "en": "Your code printed far more than {limit} KB of output, so it was stopped. "
+              "Remove prints inside loops.",
+        "ja": "コードの出力が {limit} KB を大きく超えたため停止しました。"
+              "ループ内の print を取り除いてください。",
+    },
+    "internal": {
+        "en": "The grader itself failed; this is not your fault and does not count against you. "
+              "Please submit again later. ({detail})",
+        "ja": "採点システム側で問題が起きました。あなたの誤りではなく、成績にも影響しません。"
+              "時間をおいてもう一度提出してください。（{detail}）",
+    },
+}
+
+WHERE_LINE = {"en": " on line {line}", "ja": "（{line} 行目）"}
+
+
+def run_error(kind: str, lang: str, **values: object) -> str:
+    """The message for a whole-run error of that kind, filled in."""
+    line = values.get("line")
+    values.setdefault("where", localize(WHERE_LINE, lang).format(line=line) if line else "")
+    values.setdefault("detail", "")
+    return localize(RUN_ERRORS[kind], lang).format(**values)

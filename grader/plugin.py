@@ -1,0 +1,138 @@
+"""The pytest plugin the harness installs: fixtures for exercise tests and one TestResult per test."""
+
+from __future__ import annotations
+
+import importlib.util
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from grader.learner import Learner, LearnerError, LearnerFatal
+from grader.loader import Exercise
+from grader.results import TestResult
+from grader.testing import CheckInfo, Feedback, check_info, localize
+
+GENERIC_FAILURE = {
+    "en": "This check did not pass.",
+    "ja": "このチェックに合格しませんでした。",
+}
+LEARNER_RAISED = {
+    "en": "Your code raised {error} on line {line}.",
+    "ja": "あなたのコードの {line} 行目で {error} が発生しました。",
+}
+LEARNER_RAISED_NO_LINE = {
+    "en": "Your code raised {error}.",
+    "ja": "あなたのコードで {error} が発生しました。",
+}
+
+
+class GraderPlugin:
+    """Holds the learner handle, serves fixtures and turns reports into results, in file order."""
+
+    def __init__(self, exercise: Exercise, learner: Learner, lang: str):
+        # Underscored: pytest reads plugin attributes as fixtures, and these names are fixtures.
+        self._exercise = exercise
+        self._learner = learner
+        self._lang = lang
+        self.results: list[TestResult] = []
+        self._by_slug: dict[str, TestResult] = {}
+        self._solution: ModuleType | None = None
+
+    # -- fixtures --------------------------------------------------------------------------
+    @pytest.fixture(scope="session")
+    def learner(self) -> Learner:
+        return self._learner
+
+    @pytest.fixture(scope="session")
+    def exercise(self) -> Exercise:
+        return self._exercise
+
+    @pytest.fixture(scope="session")
+    def lang(self) -> str:
+        return self._lang
+
+    @pytest.fixture(scope="session")
+    def solution(self) -> ModuleType:
+        """The reference solution, imported here in the trusted harness, never in the learner's process."""
+        if self._solution is None:
+            spec = importlib.util.spec_from_file_location("reference_solution",
+                                                          self._exercise.solution_path)
+            assert spec and spec.loader
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self._solution = module
+        return self._solution
+
+    # -- hooks -----------------------------------------------------------------------------
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        # File order, then definition order: the learner reads checks in the author's order.
+        items.sort(key=lambda item: (str(item.path), item.reportinfo()[1] or 0))
+
+    @pytest.hookimpl(tryfirst=True)  # before fixtures are set up: a skipped check costs nothing
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        info = self._info(item)
+        if self._learner.fatal is not None:
+            pytest.skip("the run already ended")
+        for slug in info.depends:
+            earlier = self._by_slug.get(slug)
+            if earlier is None or earlier.status != "pass":
+                pytest.skip(f"depends on '{slug}'")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[Any]):  # type: ignore[no-untyped-def]
+        outcome = yield
+        report = outcome.get_result()
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            self._record(item, report, call)
+        if self._learner.fatal is not None:
+            item.session.shouldstop = str(self._learner.fatal)
+
+    def _info(self, item: pytest.Item) -> CheckInfo:
+        function = getattr(item, "function", None)
+        info = check_info(function)
+        if info is None:  # a plain test: still shown, titled by its docstring or name
+            doc = ((function.__doc__ if function else None) or "").strip().splitlines()
+            info = CheckInfo(slug=item.name, title=doc[0] if doc else item.name)
+        return info
+
+    def _record(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any]) -> None:
+        info = self._info(item)
+        result = TestResult(name=item.name, check=info.slug, title=localize(info.title, self._lang),
+                            status="pass", max_points=info.points)
+        if report.skipped:
+            result.status = "skip"
+            longrepr = report.longrepr
+            result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
+        elif report.passed:
+            result.points = info.points
+        else:
+            self._describe_failure(result, info, call.excinfo)
+        self.results.append(result)
+        self._by_slug.setdefault(info.slug, result)
+
+    def _describe_failure(self, result: TestResult, info: CheckInfo, excinfo: Any) -> None:
+        error = excinfo.value if excinfo is not None else None
+        result.status = "fail"
+        result.hint = localize(info.hint, self._lang)
+        if isinstance(error, Feedback):
+            result.message = localize(error.message, self._lang)
+            result.line = error.line
+            if error.hint is not None:
+                result.hint = localize(error.hint, self._lang)
+        elif isinstance(error, LearnerFatal):
+            result.status = "error"
+            result.message = str(error)
+            result.line = error.line
+        elif isinstance(error, LearnerError):
+            line = error.line
+            template = LEARNER_RAISED if line else LEARNER_RAISED_NO_LINE
+            result.message = localize(template, self._lang).format(error=str(error), line=line)
+            result.line = line
+        elif isinstance(error, AssertionError):
+            detail = str(error).split("\n")[0] if str(error) else ""
+            generic = localize(GENERIC_FAILURE, self._lang)
+            result.message = f"{generic} {detail}".strip() if detail and "assert " not in detail else generic
+        else:  # the test itself broke: say so plainly rather than blame the learner
+            result.status = "error"
+            result.message = f"The check could not run ({type(error).__name__}: {error})."

@@ -1,0 +1,59 @@
+"""The local sandbox: the harness in a child process with limits and a timeout. Not isolated."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from grader.messages import run_error
+from grader.results import error_result, validate_document
+from grader.sandboxes.base import HARNESS_SLACK_S, Job
+
+MAX_RESULTS_BYTES = 1024 * 1024
+
+
+class LocalSandbox:
+    """Runs the harness as a child of this process: limits, a wall clock, a fresh directory.
+
+    The learner's code runs under this machine's user with rlimits only: no network or
+    filesystem isolation. Use the docker backend wherever learners are untrusted.
+    """
+
+    name = "local"
+    isolated = False
+
+    def run(self, job: Job) -> dict[str, Any]:
+        limits = job.exercise.config.limits
+        with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
+            root = Path(scratch)
+            submission = root / "submission.py"
+            submission.write_text(job.code, encoding="utf-8")
+            results_path = root / "out" / "results.json"
+            command = [sys.executable, "-m", "grader", "harness", str(job.exercise.path),
+                       str(submission), "--results", str(results_path), "--lang", job.lang]
+            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
+            try:
+                completed = subprocess.run(  # noqa: S603 -- our own interpreter and module
+                    command, cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                    timeout=limits.time_s + HARNESS_SLACK_S, check=False,
+                )
+            except subprocess.TimeoutExpired:
+                return error_result(job.exercise.id, "timeout", run_error(
+                    "timeout", job.lang, limit=f"{limits.time_s:g}")).to_dict()
+            return self._read(job, results_path, completed)
+
+    def _read(self, job: Job, path: Path, completed: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
+        try:
+            if path.is_symlink() or path.stat().st_size > MAX_RESULTS_BYTES:
+                raise ValueError("results file is not a plain file of sane size")
+            return validate_document(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            tail = completed.stderr.decode("utf-8", "replace")[-2000:]
+            detail = f"no results from the harness (exit {completed.returncode}): {exc}; {tail}"
+            return error_result(job.exercise.id, "internal",
+                                run_error("internal", job.lang, detail=detail)).to_dict()

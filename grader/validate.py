@@ -1,0 +1,62 @@
+"""Instructor check of exercise folders: schema, the solution passes, the starter does not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.api import grade_code
+from grader.loader import Exercise, load_exercises
+
+
+@dataclass
+class FolderReport:
+    """The validation state of one exercise folder."""
+
+    folder: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+
+
+def _check_code(exercise: Exercise, sandbox: str | None) -> list[str]:
+    problems = []
+    solved = grade_code(exercise, exercise.solution_path.read_text(encoding="utf-8"), sandbox=sandbox)
+    if solved["status"] != "pass":
+        failing = [t["check"] for t in solved["tests"] if t["status"] != "pass"]
+        problems.append(f"solution.py must pass but got {solved['status']}"
+                        f" ({solved.get('error_kind') or ', '.join(failing)}): {solved['message'][:300]}")
+    started = grade_code(exercise, exercise.starter, sandbox=sandbox)
+    if started["status"] != "fail":
+        problems.append(f"starter.py must fail its checks but got {started['status']}"
+                        f" {started.get('error_kind') or ''}".rstrip())
+    return problems
+
+
+def _check_quiz(exercise: Exercise) -> list[str]:
+    from grader import quiz  # written alongside the quiz engine
+
+    return list(quiz.validate_quiz(exercise))
+
+
+def check_exercise(exercise: Exercise, sandbox: str | None = None) -> FolderReport:
+    try:
+        if exercise.config.kind == "quiz":
+            problems = _check_quiz(exercise)
+        else:
+            problems = _check_code(exercise, sandbox)
+    except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
+        problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
+    return FolderReport(folder=exercise.id, ok=not problems, problems=problems)
+
+
+def validate_all(root: Path, sandbox: str | None = None, workers: int = 2) -> Iterator[FolderReport]:
+    """Every folder's report: load errors first, then each exercise in id order."""
+    found = load_exercises(root)
+    for error in found.errors:
+        yield FolderReport(folder=error.folder.name, ok=False, problems=error.problems and
+                           [f"{error.file}: {p}" for p in error.problems])
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(lambda e: check_exercise(e, sandbox),
+                            sorted(found.exercises.values(), key=lambda e: e.id))
