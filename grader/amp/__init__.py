@@ -1,0 +1,1 @@
+"""AMP grading: a tracer that records a learner's mixed-precision loop, and the checks that judge it."""
