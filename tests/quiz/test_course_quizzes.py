@@ -1,0 +1,74 @@
+"""The four lesson quizzes: they load, their keys grade to full marks, and their numbers hold in torch."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from grader.loader import load_exercise
+from grader.quiz import load_quiz, validate_quiz
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+QUIZZES = {
+    "quiz-tensors": 1,
+    "quiz-training-loop": 2,
+    "quiz-mixed-precision": 3,
+    "quiz-bigger-models": 4,
+}
+
+
+@pytest.mark.parametrize(("quiz_id", "lesson"), QUIZZES.items())
+def test_quiz_is_valid_and_varied(quiz_id, lesson):
+    exercise = load_exercise(EXERCISES / quiz_id)
+    assert exercise.config.kind == "quiz" and exercise.config.lesson == lesson
+    assert validate_quiz(exercise) == []
+    questions = load_quiz(exercise).questions
+    assert len(questions) >= 5
+    assert {q.kind for q in questions} == {"single", "multiple", "numeric"}
+    for question in questions:
+        assert question.text.en != question.text.ja
+        assert question.explanation.en != question.explanation.ja
+        # Japanese text is written in sentences (です/ます調), each closed with 。
+        assert question.explanation.ja.rstrip().endswith("。"), question.id
+    assert exercise.prompt("ja") != exercise.prompt("en")
+
+
+def numeric_key(quiz_id: str, question_id: str) -> float:
+    question = load_quiz(load_exercise(EXERCISES / quiz_id)).question(question_id)
+    assert question is not None and question.kind == "numeric"
+    return float(question.answer)  # type: ignore[arg-type]
+
+
+def test_tensor_quiz_numbers_match_torch():
+    half = torch.zeros(1000, dtype=torch.float16)
+    assert numeric_key("quiz-tensors", "bytes-float16") == half.numel() * half.element_size()
+    matrix = torch.zeros(1024, 1024, dtype=torch.float32)
+    mib = matrix.numel() * matrix.element_size() / 2**20
+    assert numeric_key("quiz-tensors", "mib-float32-matrix") == mib
+    x = torch.tensor(1.0, requires_grad=True)
+    for _ in range(2):
+        (3 * x).backward()
+    assert numeric_key("quiz-tensors", "grad-accumulates") == x.grad.item()
+
+
+def test_training_loop_quiz_numbers_match_torch():
+    dataset = torch.utils.data.TensorDataset(torch.zeros(1000, 1))
+    batches = len(torch.utils.data.DataLoader(dataset, batch_size=64))
+    assert numeric_key("quiz-training-loop", "batches-per-epoch") == batches
+    layer = torch.nn.Linear(10, 5)
+    count = sum(p.numel() for p in layer.parameters())
+    assert numeric_key("quiz-training-loop", "linear-parameters") == count
+
+
+def test_mixed_precision_quiz_numbers_match_torch():
+    assert numeric_key("quiz-mixed-precision", "float16-max") == torch.finfo(torch.float16).max
+    scaler = torch.amp.GradScaler("cpu")
+    weight = torch.nn.Parameter(torch.ones(2))
+    optimizer = torch.optim.SGD([weight], lr=0.1)
+    scaler.scale((weight * math.inf).sum()).backward()
+    scaler.step(optimizer)  # skipped: the gradient is inf
+    scaler.update()
+    assert numeric_key("quiz-mixed-precision", "scale-after-skip") == scaler.get_scale()
