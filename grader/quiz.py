@@ -1,4 +1,4 @@
-"""Quiz engine: loads quiz.toml, serves questions without their key, grades answers into results v1."""
+"""Quiz engine: loads quiz.toml, serves questions without their key, grades into results v1."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ RELATIVE_SLACK = 1e-9
 
 
 class QuizAnswerError(ValueError):
-    """Answers that cannot be graded: an unknown question or choice, or a value of the wrong type."""
+    """Answers that cannot be graded: unknown question or choice, or a value of the wrong type."""
 
     def __init__(self, en: str, ja: str, *, question: str | None = None):
         self.messages = {"en": en, "ja": ja}

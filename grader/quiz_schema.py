@@ -40,7 +40,7 @@ class Question(BaseModel):
     def _no_booleans(cls, value: object) -> object:
         # TOML's true/false would otherwise be read as the numbers 1.0 and 0.0.
         if isinstance(value, bool):
-            raise ValueError("must be a choice id, a list of choice ids or a number, not true/false")
+            raise ValueError("must be a choice id, a list of ids or a number, not true/false")
         return value
 
     @model_validator(mode="after")

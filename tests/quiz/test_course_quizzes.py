@@ -1,4 +1,4 @@
-"""The four lesson quizzes: they load, their keys grade to full marks, and their numbers hold in torch."""
+"""The four lesson quizzes: valid, varied, bilingual, and their numbers hold in torch."""
 
 from __future__ import annotations
 

@@ -10,7 +10,6 @@ from grader.loader import ExerciseLoadError
 from grader.quiz import load_quiz, validate_quiz
 
 
-
 def problems_of(make_quiz, text: str) -> list[str]:
     exercise = make_quiz(text)
     with pytest.raises(ExerciseLoadError) as caught:
