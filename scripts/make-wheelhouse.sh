@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Download the sandbox image's Python wheels on the host, so `docker build` needs no network.
+# Usage: make-wheelhouse.sh DIR [--no-torch]   (--no-torch: the base image brings torch)
+set -euo pipefail
+
+dir="${1:?usage: make-wheelhouse.sh DIR [--no-torch]}"
+here="$(cd "$(dirname "$0")" && pwd)"
+pip="${PIP:-$here/../.venv/bin/pip}"
+[ -x "$pip" ] || pip="pip3"
+reqs="$here/sandbox-requirements.txt"
+if [ "${2:-}" = "--no-torch" ]; then
+    reqs="$(mktemp)"; trap 'rm -f "$reqs"' EXIT
+    grep -v '^torch' "$here/sandbox-requirements.txt" > "$reqs"
+fi
+
+mkdir -p "$dir"
+# Binary wheels only, for the image's CPython 3.11 on x86_64: the same as the host's here,
+# and no sdist can try to compile inside the build.
+"$pip" download --quiet --only-binary=:all: --python-version 3.11 --implementation cp \
+    --platform manylinux2014_x86_64 --platform manylinux_2_28_x86_64 --platform linux_x86_64 \
+    -d "$dir" -r "$reqs"
+echo "wheelhouse ready in $dir ($(ls "$dir" | wc -l) wheels)"
