@@ -1,0 +1,56 @@
+"""The Learn AI with Python web app: create_app() builds it from the environment."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+from flask import Flask
+
+from app import config, content, errors, i18n, security
+from app.extensions import db, migrate
+from app.grading import queue
+
+
+def _serving() -> bool:
+    """False inside a flask CLI command other than `run` (db upgrade must not start grading)."""
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.command.name == "run":
+            return True
+        ctx = ctx.parent
+    return click.get_current_context(silent=True) is None
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(config.from_environment(app.instance_path))
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = config.instance_secret(app.instance_path)
+    config.fix_engine_options(app.config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(config.REPO_ROOT / "migrations"))
+    i18n.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    content.init_app(app)
+    queue.init_app(app)
+
+    from app.api import bp as api_bp
+    from app.exercises import bp as exercises_bp
+    from app.lessons import bp as lessons_bp
+
+    app.register_blueprint(lessons_bp)
+    app.register_blueprint(exercises_bp)
+    app.register_blueprint(api_bp)
+
+    if app.config["GRADER_RECOVER_ON_START"] and _serving():
+        from app.grading.worker import recover_unfinished
+
+        recover_unfinished(app)
+    return app

@@ -1,0 +1,57 @@
+"""Configuration read from the environment, with defaults that work on one machine."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SECRET_FILE = "secret_key"
+MAX_CODE_BYTES = 64 * 1024
+# A JSON body may escape every character of 64 KB of code as \uXXXX (6 bytes each);
+# bodies above this are refused by werkzeug before they are read.
+MAX_CONTENT_LENGTH = 8 * MAX_CODE_BYTES
+
+
+def from_environment(instance_path: str) -> dict[str, Any]:
+    """The settings taken from environment variables, each with a safe default."""
+    env = os.environ
+    db_default = f"sqlite:///{Path(instance_path) / 'platform.db'}"
+    return {
+        "SECRET_KEY": env.get("SECRET_KEY") or None,
+        "SQLALCHEMY_DATABASE_URI": env.get("DATABASE_URL") or db_default,
+        "EXERCISES_DIR": env.get("EXERCISES_DIR") or str(REPO_ROOT / "exercises"),
+        "LESSONS_DIR": env.get("LESSONS_DIR") or str(REPO_ROOT / "lessons"),
+        "GRADER_SANDBOX": env.get("GRADER_SANDBOX") or "auto",
+        "GRADER_WORKERS": int(env.get("GRADER_WORKERS") or 1),
+        # Recovery re-enqueues work left by a stopped server; off for one-shot CLI use.
+        "GRADER_RECOVER_ON_START": env.get("GRADER_RECOVER_ON_START", "1") != "0",
+        "MAX_CODE_BYTES": MAX_CODE_BYTES,
+        "MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH,
+        "LANGUAGES": ("en", "ja"),
+        "BABEL_DEFAULT_LOCALE": "en",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+    }
+
+
+def instance_secret(instance_path: str) -> str:
+    """A secret key kept in the instance folder, created once, readable by its owner only."""
+    path = Path(instance_path) / SECRET_FILE
+    if path.is_file():
+        return path.read_text(encoding="utf-8").strip()
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(key)
+    return key
+
+
+def fix_engine_options(config: dict[str, Any]) -> None:
+    """SQLite waits for a lock instead of failing at once when the worker and a request write."""
+    uri = str(config.get("SQLALCHEMY_DATABASE_URI", ""))
+    if uri.startswith("sqlite"):
+        options = config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
+        options.setdefault("connect_args", {}).setdefault("timeout", 15)

@@ -1,0 +1,54 @@
+"""Views: one exercise with its prompt, hints and the editor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import abort, render_template, url_for
+
+from app.content import exercise_catalog, lesson_catalog, render_cache
+from app.exercises import bp
+from app.exercises.strings import editor_strings
+from app.i18n import current_lang
+from grader.loader import Exercise
+
+
+def _localized_file(exercise: Exercise, stem: str, lang: str) -> Path | None:
+    """prompt.ja.md for Japanese when it exists and is not empty, else prompt.md."""
+    candidates = [exercise.path / f"{stem}.{lang}.md"] if lang != "en" else []
+    candidates.append(exercise.path / f"{stem}.md")
+    for path in candidates:
+        if path.is_file() and path.stat().st_size > 0:
+            return path
+    return None
+
+
+def _rendered(exercise: Exercise, stem: str, lang: str) -> str:
+    path = _localized_file(exercise, stem, lang)
+    return render_cache().get(path).html if path else ""
+
+
+@bp.get("/exercises/<exercise_id>")
+def show(exercise_id: str) -> str:
+    exercise = exercise_catalog().get(exercise_id)
+    if exercise is None:
+        abort(404)
+    lang = current_lang()
+    lesson = next(
+        (item for item in lesson_catalog().all(lang) if item.number == exercise.config.lesson),
+        None,
+    )
+    siblings = exercise_catalog().for_lesson(exercise.config.lesson)
+    at = [item.id for item in siblings].index(exercise.id)
+    return render_template(
+        "exercise.html",
+        exercise=exercise,
+        title=exercise.config.title.get(lang),
+        prompt_html=_rendered(exercise, "prompt", lang),
+        hints_html=_rendered(exercise, "hints", lang),
+        lesson=lesson,
+        before=siblings[at - 1] if at > 0 else None,
+        after=siblings[at + 1] if at + 1 < len(siblings) else None,
+        submit_url=url_for("api.submit", exercise_id=exercise.id),
+        strings=editor_strings(),
+    )

@@ -1,0 +1,58 @@
+"""The grading queue interface and its in-process implementation (a thread pool)."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+log = logging.getLogger(__name__)
+
+
+class GradingQueue(Protocol):
+    """Where the web app hands a stored submission over for grading.
+
+    The in-process pool fits one machine; a distributed queue (Celery with Redis)
+    implements the same method and runs grading.worker.grade_submission on GPU hosts.
+    """
+
+    def enqueue(self, submission_id: str) -> None: ...
+
+
+class InProcessQueue:
+    """A pool of worker threads inside the web process (GRADER_WORKERS threads)."""
+
+    def __init__(self, app: Flask, workers: int = 1):
+        self.app = app
+        # Threads start lazily on the first job, so CLI commands never spawn any.
+        self._pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="grader")
+
+    def enqueue(self, submission_id: str) -> None:
+        from app.grading.worker import grade_submission
+
+        future = self._pool.submit(grade_submission, self.app, submission_id)
+        future.add_done_callback(_log_crash)
+
+    def shutdown(self, wait: bool = True) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=not wait)
+
+
+def _log_crash(future: Future[None]) -> None:
+    error = future.exception()
+    if error is not None:
+        log.error("grading worker crashed", exc_info=error)
+
+
+def init_app(app: Flask) -> None:
+    """Build the configured queue (GRADING_QUEUE: a factory taking the app) and keep it."""
+    factory = app.config.get("GRADING_QUEUE")
+    queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"])
+    app.extensions["grading_queue"] = queue
+
+
+def get_queue(app: Flask) -> GradingQueue:
+    queue: GradingQueue = app.extensions["grading_queue"]
+    return queue

@@ -1,0 +1,59 @@
+"""Interface language: English or Japanese, chosen by a cookie, else by the browser."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, redirect, request, url_for
+from flask_babel import get_locale
+from werkzeug.wrappers import Response
+
+from app.extensions import babel
+
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
+
+
+def select_locale() -> str:
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.cookies.get(COOKIE)
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages) or "en"
+
+
+def current_lang() -> str:
+    """The two-letter code of the language the page is shown in."""
+    locale = get_locale()
+    return locale.language if locale is not None else "en"
+
+
+def _safe_next(target: str | None) -> str:
+    # Only a path on this site: an absolute URL here would make an open redirect.
+    if target:
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc and target.startswith("/") \
+                and not target.startswith("//") and "\\" not in target:
+            return target
+    return url_for("lessons.course")
+
+
+def set_language(code: str) -> Response:
+    """Remember the chosen language in a cookie and go back to the page the learner was on."""
+    response = redirect(_safe_next(request.args.get("next")))
+    if code in current_app.config["LANGUAGES"]:
+        response.set_cookie(
+            COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",
+            secure=request.is_secure,
+        )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_locale)
+    app.add_url_rule("/lang/<code>", "set_language", set_language)
+
+    @app.context_processor
+    def _language_context() -> dict[str, object]:
+        return {"current_lang": current_lang(), "language_names": LANGUAGE_NAMES}

@@ -1,0 +1,48 @@
+"""Database models: a learner's submission and its grading result."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.extensions import db
+
+STATUSES = ("queued", "running", "done")
+
+
+def _new_id() -> str:
+    # uuid4 carries 122 random bits: a submission's id is not guessable from another's.
+    return str(uuid.uuid4())
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Submission(db.Model):  # type: ignore[name-defined,misc]
+    """Code sent for one exercise, and what the grader said about it."""
+
+    __tablename__ = "submissions"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
+    exercise_id: Mapped[str] = mapped_column(String(64), index=True)
+    code: Mapped[str] = mapped_column(Text)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    def to_api(self) -> dict[str, Any]:
+        """The public view of a submission, as the JSON API sends it."""
+        return {
+            "id": self.id,
+            "exercise": self.exercise_id,
+            "status": self.status,
+            "result": self.result if self.status == "done" else None,
+        }

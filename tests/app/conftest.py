@@ -1,0 +1,106 @@
+"""Fixtures for the web app: an app on a real temporary SQLite file, a client, content folders."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+from app.extensions import db
+from grader.loader import Exercise
+from grader.results import TestResult, summarize
+from web_content import write_exercises, write_lessons
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
+
+
+def keyword_grader(exercise: Exercise, code: str, *, lang: str = "en", sandbox: str = "auto") -> dict[str, Any]:
+    """A stand-in for grader.api.grade_code in queue tests: passes code that returns a + b."""
+    ok = "return a + b" in code
+    message = "" if ok else ("add() は a + b を返していません。" if lang == "ja" else "add() does not return a + b.")
+    test = TestResult(
+        name="test_add", check="returns-sum", title="Returns the sum", status="pass" if ok else "fail",
+        message=message, hint="" if ok else "Use +.", line=None if ok else 2,
+        points=1 if ok else 0, max_points=1,
+    )
+    return summarize(exercise.id, [test], output=f"graded with sandbox={sandbox}").to_dict()
+
+
+@pytest.fixture(scope="session")
+def compiled_translations(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The .po files compiled into a temporary folder: tests never depend on a build step."""
+    out = tmp_path_factory.mktemp("translations")
+    for po_path in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po"):
+        target = out / po_path.relative_to(TRANSLATIONS).with_suffix(".mo")
+        target.parent.mkdir(parents=True)
+        with po_path.open("rb") as source, target.open("wb") as sink:
+            write_mo(sink, read_po(source))
+    return str(out)
+
+
+@pytest.fixture
+def content(tmp_path: Path) -> dict[str, Path]:
+    return {
+        "lessons": write_lessons(tmp_path / "lessons"),
+        "exercises": write_exercises(tmp_path / "exercises"),
+    }
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: str) -> Iterator[Any]:
+    """Build apps on one database file; every app's worker pool is stopped at the end."""
+    built: list[Flask] = []
+
+    def build(**overrides: Any) -> Flask:
+        config = {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.db'}",
+            "LESSONS_DIR": str(content["lessons"]),
+            "EXERCISES_DIR": str(content["exercises"]),
+            "GRADE_FUNCTION": keyword_grader,
+            "GRADER_SANDBOX": "local",
+            "BABEL_TRANSLATION_DIRECTORIES": compiled_translations,
+            **overrides,
+        }
+        app = create_app(config)
+        with app.app_context():
+            db.create_all()
+        built.append(app)
+        return app
+
+    yield build
+    for app in built:
+        app.extensions["grading_queue"].shutdown(wait=True)
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(make_app: Any) -> Flask:
+    built: Flask = make_app()
+    return built
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def wait_for_done(client: FlaskClient, submission_id: str, timeout: float = 30.0) -> dict[str, Any]:
+    """Poll the API like the editor does until the submission is graded."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body: dict[str, Any] = client.get(f"/api/submissions/{submission_id}").get_json()
+        if body["status"] == "done":
+            return body
+        time.sleep(0.05)
+    raise AssertionError(f"submission {submission_id} not graded within {timeout}s")

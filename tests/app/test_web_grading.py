@@ -1,0 +1,121 @@
+"""The in-process queue and worker: results stored, failures contained, unfinished work recovered."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+
+from conftest import keyword_grader, wait_for_done
+
+from app.extensions import db
+from app.grading.worker import grade_submission, recover_unfinished
+from app.models import Submission
+
+URL = "/api/exercises/add-numbers/submissions"
+GOOD = "def add(a, b):\n    return a + b\n"
+
+
+def stored(app, submission_id) -> Submission:
+    with app.app_context():
+        sub = db.session.get(Submission, submission_id)
+        db.session.expunge(sub)
+        return sub
+
+
+def test_worker_records_times_and_result(app, client):
+    submission_id = client.post(URL, json={"code": GOOD}).get_json()["id"]
+    wait_for_done(client, submission_id)
+    sub = stored(app, submission_id)
+    assert sub.status == "done" and sub.result["status"] == "pass"
+    assert sub.created_at <= sub.started_at <= sub.finished_at
+
+
+def test_grading_runs_off_the_request_thread(make_app):
+    release = threading.Event()
+
+    def slow_grader(exercise, code, **kwargs):
+        release.wait(10)
+        return keyword_grader(exercise, code, **kwargs)
+
+    app = make_app(GRADE_FUNCTION=slow_grader)
+    client = app.test_client()
+    started = time.monotonic()
+    submission_id = client.post(URL, json={"code": GOOD}).get_json()["id"]
+    assert time.monotonic() - started < 5  # answered while the grader is still busy
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/submissions/{submission_id}").get_json()["status"] != "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert client.get(f"/api/submissions/{submission_id}").get_json()["result"] is None
+    release.set()
+    assert wait_for_done(client, submission_id)["result"]["status"] == "pass"
+
+
+def test_a_grader_that_raises_becomes_an_internal_error(make_app):
+    def broken(exercise, code, **kwargs):
+        raise RuntimeError("sandbox exploded")
+
+    app = make_app(GRADE_FUNCTION=broken)
+    client = app.test_client()
+    submission_id = client.post(URL, json={"code": GOOD, "lang": "ja"}).get_json()["id"]
+    result = wait_for_done(client, submission_id)["result"]
+    assert result["status"] == "error" and result["error_kind"] == "internal"
+    assert "採点側" in result["message"]
+    assert "exploded" not in result["message"]  # platform details stay in the log
+
+
+def test_an_exercise_removed_before_grading_ends_the_job(app, content):
+    with app.app_context():
+        sub = Submission(exercise_id="add-again", code=GOOD, lang="en", status="queued")
+        db.session.add(sub)
+        db.session.commit()
+        submission_id = sub.id
+    shutil.rmtree(content["exercises"] / "add-again")
+    grade_submission(app, submission_id)
+    sub = stored(app, submission_id)
+    assert sub.status == "done" and sub.result["error_kind"] == "internal"
+    assert "no longer available" in sub.result["message"]
+
+
+def test_a_job_is_graded_once_even_if_enqueued_twice(make_app):
+    calls = []
+
+    def counting(exercise, code, **kwargs):
+        calls.append(code)
+        return keyword_grader(exercise, code, **kwargs)
+
+    app = make_app(GRADE_FUNCTION=counting)
+    submission_id = app.test_client().post(URL, json={"code": GOOD}).get_json()["id"]
+    wait_for_done(app.test_client(), submission_id)
+    grade_submission(app, submission_id)  # a duplicate delivery finds it already done
+    assert len(calls) == 1
+
+
+def test_unfinished_submissions_are_regraded_after_a_restart(make_app):
+    # The first server stores work and stops before grading it (no worker ever runs).
+    class StoppedQueue:
+        def enqueue(self, submission_id):
+            pass
+
+        def shutdown(self, wait=True):
+            pass
+
+    first = make_app(GRADING_QUEUE=lambda app: StoppedQueue())
+    client = first.test_client()
+    queued = client.post(URL, json={"code": GOOD}).get_json()["id"]
+    running = client.post(URL, json={"code": "def add(a, b):\n    return 0\n"}).get_json()["id"]
+    with first.app_context():
+        db.session.get(Submission, running).status = "running"  # killed mid-grading
+        db.session.commit()
+
+    second = make_app()  # a restart: create_app() recovers what was left
+    assert wait_for_done(second.test_client(), queued)["result"]["status"] == "pass"
+    assert wait_for_done(second.test_client(), running)["result"]["status"] == "fail"
+
+
+def test_recovery_before_the_schema_exists_does_nothing(make_app, tmp_path):
+    app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'fresh.db'}")
+    with app.app_context():
+        db.drop_all()
+    assert recover_unfinished(app) == []
