@@ -16,7 +16,8 @@ from typing import Any
 from grader import protocol
 from grader.schema import Limits
 
-OUTPUT_HARD_FACTOR = 16  # output beyond cap * factor ends the run as an output flood
+OUTPUT_HARD_FACTOR = 16
+STARTUP_TIMEOUT_S = 90  # interpreter + torch import on a loaded machine; not the learner's time  # output beyond cap * factor ends the run as an output flood
 
 
 class LearnerError(Exception):
@@ -78,7 +79,7 @@ class Learner:
         os.close(to_child_r)
         os.close(from_child_w)
         self._started = time.monotonic()
-        self._deadline = self._started + self.limits.time_s
+        self._ready = False
         self._reader = threading.Thread(target=self._drain_output, daemon=True)
         self._reader.start()
 
@@ -159,10 +160,23 @@ class Learner:
             raise LearnerError(error)
         return protocol.decode(reply.get("value"))
 
+    def _wait_until_ready(self) -> None:
+        self._deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        try:
+            hello = self._await_reply()
+        except LearnerFatal as fatal:
+            raise LearnerFatal("internal", f"the learner runner did not start: {fatal}") from None
+        if hello != {"ready": True}:
+            raise LearnerFatal("runtime", "the program wrote to the grader's channel")
+        self._ready = True
+        self._deadline = time.monotonic() + self.limits.time_s
+
     def _request(self, message: dict[str, Any]) -> dict[str, Any]:
         if self.fatal is not None:
             raise self.fatal
         try:
+            if not self._ready:
+                self._wait_until_ready()
             protocol.write_message(self._to_child, message)
             return self._await_reply()
         except LearnerFatal as fatal:

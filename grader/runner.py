@@ -116,6 +116,8 @@ def main() -> None:
         __import__(name)  # imported while the harness starts up, in parallel
     if "torch" in sys.modules:
         import torch.optim  # noqa: F401 -- its lazy imports cost ~1 s on first use
+    # The learner's clock starts at this message, not at interpreter start-up.
+    protocol.write_message(options.fd_out, {"ready": True})
     Runner(options.submission).serve(options.fd_in, options.fd_out)
     sys.stdout.flush()
     sys.stderr.flush()

@@ -1,0 +1,3 @@
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    while True:
+        print("x" * 10000)

@@ -1,0 +1,51 @@
+"""Golden folders: each submission beside the results it must get, graded through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "expected.json").is_file())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case: str, quick_flagship: Path) -> None:
+    folder = GOLDEN / case
+    expected = json.loads((folder / "expected.json").read_text())
+    started = time.monotonic()
+    completed = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(quick_flagship),
+         str(folder / "submission.py"), "--json", "--sandbox", "local"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    elapsed = time.monotonic() - started
+    assert completed.returncode == 0, completed.stderr  # exits 0 whenever grading ran
+    doc = json.loads(completed.stdout)
+    assert doc["version"] == 1 and doc["exercise"] == "amp-train-one-epoch"
+    assert doc["status"] == expected["status"], doc
+    assert doc["error_kind"] == expected.get("error_kind"), doc
+    if "line" in expected:
+        assert doc["line"] == expected["line"], doc
+    if "message_contains" in expected:
+        assert expected["message_contains"] in doc["message"], doc["message"]
+    if "tests" in expected:
+        got = {t["check"]: t["status"] for t in doc["tests"]}
+        assert got == expected["tests"], doc["tests"]
+        assert [t["check"] for t in doc["tests"]] == list(expected["tests"])  # file order
+    for check, line in expected.get("test_lines", {}).items():
+        assert next(t for t in doc["tests"] if t["check"] == check)["line"] == line
+    for check, text in expected.get("test_message_contains", {}).items():
+        assert text in next(t for t in doc["tests"] if t["check"] == check)["message"]
+    if "output_not_contains" in expected:
+        assert expected["output_not_contains"] not in doc["message"] + doc["output"]
+    for test in doc["tests"]:
+        if test["status"] in ("fail", "error"):
+            assert test["message"], test  # a failure always says what went wrong
+    assert elapsed < expected.get("max_seconds", 60)
