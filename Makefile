@@ -1,0 +1,58 @@
+# Two commands on a fresh machine: `make run` serves the platform, `make test` runs the whole suite.
+# Everything else here is a step those two depend on.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+BUNDLE := app/static/dist/editor.js
+HOST ?= 127.0.0.1
+PORT ?= 5000
+export FLASK_APP := app
+
+.PHONY: run test setup venv bundle db lint validate sandbox-image bench clean
+
+run: setup ## serve on http://127.0.0.1:5000 with gunicorn
+	$(VENV)/bin/gunicorn --workers 1 --threads 8 --bind $(HOST):$(PORT) 'app:create_app()'
+
+test: setup ## the whole suite (docker, browser and postgres tests skip with a reason where absent)
+	$(PY) -m pytest
+
+setup: venv bundle db
+
+venv: $(STAMP)
+# torch is installed first and pinned: these machines carry its CPU build; letting pip pick
+# another version would pull a multi-GB CUDA build.
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -e '.[dev,postgres]'
+	touch $(STAMP)
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+bundle: $(BUNDLE)
+$(BUNDLE): node_modules/.package-lock.json $(wildcard app/static/src/*.js)
+	npm run --silent build
+
+db: venv
+	if ls app/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel compile -q -d app/translations; fi
+	$(VENV)/bin/flask db upgrade
+
+lint: venv
+	$(VENV)/bin/ruff check app grader tests bench
+
+validate: venv ## instructor check: every solution passes, every starter fails
+	$(PY) -m grader validate exercises
+
+sandbox-image: ## the docker sandbox image (debootstrap base where no registry is reachable)
+	bash scripts/build-sandbox-image.sh
+
+bench: venv
+	$(PY) bench/grade_speed.py
+
+clean:
+	rm -rf $(VENV) node_modules app/static/dist build *.egg-info
