@@ -1,4 +1,4 @@
-"""Container entry point: drop from root to the `grader` user, keeping only what the uid switch needs."""
+"""Container entry point: drop from root to `grader`, keeping only what the uid switch needs."""
 
 # The container starts as root with a capability bounding set of {SETUID, SETGID, KILL}
 # (cap_drop ALL, then three added back) and no-new-privileges. This module then:

@@ -1,0 +1,206 @@
+"""The docker sandbox: a fresh locked-down container per job, harness inside, results read back."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import uuid
+from typing import Any
+
+from grader.messages import run_error
+from grader.results import error_result
+from grader.sandboxes.base import Job
+from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
+from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
+from grader.sandboxes.docker_janitor import sweep
+from grader.sandboxes.docker_settings import (
+    RESULTS_PATH,
+    container_kwargs,
+    image_name,
+    wall_limit_s,
+)
+
+log = logging.getLogger(__name__)
+AVAILABLE_TTL_S = 30.0  # how long docker_available() trusts its last answer
+JANITOR_EVERY_S = 60.0
+GPU_WAIT_S = 300.0  # a `gpu = "required"` job waits this long for a free GPU
+LOG_TAIL_BYTES = 4096
+
+NO_GPU = {
+    "en": "This exercise needs a GPU, and this grading server has none, so it was not graded. "
+          "This is not your fault and does not count against you; your instructor has been told.",
+    "ja": "この課題の採点には GPU が必要ですが、この採点サーバーには GPU がないため採点できません"
+          "でした。あなたの誤りではなく、成績にも影響しません。",
+}
+
+
+class _Engine:
+    """Per-process state shared by every DockerSandbox: client, job slots, GPUs, janitor clock."""
+
+    def __init__(self) -> None:
+        import docker
+
+        self.client = docker.from_env(timeout=30)
+        self.slots = threading.BoundedSemaphore(max_jobs())
+        self.gpus = GpuScheduler(host_gpu_ids(self.client.info()))
+        self.last_sweep = 0.0
+        self.sweep_lock = threading.Lock()
+
+    def maybe_sweep(self) -> None:
+        with self.sweep_lock:
+            if time.monotonic() - self.last_sweep < JANITOR_EVERY_S:
+                return
+            self.last_sweep = time.monotonic()
+        try:
+            sweep(self.client)
+        except Exception as exc:  # noqa: BLE001 -- housekeeping must never fail a job
+            log.warning("janitor sweep failed: %s", exc)
+
+
+_engine: _Engine | None = None
+_engine_lock = threading.Lock()
+_available: tuple[float, bool] = (0.0, False)
+
+
+def max_jobs() -> int:
+    """Concurrent jobs per process (GRADER_MAX_JOBS), default one per CPU."""
+    try:
+        return max(1, int(os.environ.get("GRADER_MAX_JOBS", "")))
+    except ValueError:
+        return max(1, os.cpu_count() or 1)
+
+
+def engine() -> _Engine:
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            _engine = _Engine()
+        return _engine
+
+
+def docker_available() -> bool:
+    """Whether an engine answers and the sandbox image is there; cached for a few seconds."""
+    global _available
+    checked_at, answer = _available
+    if time.monotonic() - checked_at < AVAILABLE_TTL_S:
+        return answer
+    try:
+        import docker
+
+        client = docker.from_env(timeout=3)
+        try:
+            client.images.get(image_name())
+            answer = True
+        finally:
+            client.close()
+    except Exception:  # noqa: BLE001 -- no SDK, no socket, no image: all mean "not here"
+        answer = False
+    _available = (time.monotonic(), answer)
+    return answer
+
+
+class DockerSandbox:
+    """Grades each job in a fresh container: no network, read-only, non-root, capped resources."""
+
+    name = "docker"
+    isolated = True
+
+    def run(self, job: Job) -> dict[str, Any]:
+        started = time.monotonic()
+        try:
+            state = engine()
+        except Exception as exc:  # noqa: BLE001 -- no engine: the platform's fault
+            return self._internal(job, f"docker engine unavailable: {exc}", started)
+        state.maybe_sweep()
+        wanted = job.exercise.config.gpu
+        if wanted == "required" and not len(state.gpus):
+            return error_result(job.exercise.id, "internal", NO_GPU.get(job.lang, NO_GPU["en"]),
+                                duration_s=0.0).to_dict()
+        with state.slots:
+            gpu = None
+            if wanted != "no" and len(state.gpus):
+                gpu = state.gpus.acquire(timeout=GPU_WAIT_S if wanted == "required" else 0)
+                if gpu is None and wanted == "required":
+                    return self._internal(job, "no GPU became free in time", started)
+            try:
+                return self._run_container(state.client, job, gpu, started)
+            finally:
+                if gpu is not None:
+                    state.gpus.release(gpu)
+
+    def _run_container(self, client: Any, job: Job, gpu: str | None,
+                       started: float) -> dict[str, Any]:
+        import docker.errors
+        import requests.exceptions
+
+        limits = job.exercise.config.limits
+        job_id = uuid.uuid4().hex[:16]
+        wall = wall_limit_s(limits)
+        kwargs = container_kwargs(limits, job_id=job_id, deadline=time.time() + wall,
+                                  lang=job.lang)
+        if gpu is not None:
+            kwargs["device_requests"] = [device_request(gpu)]
+        container = None
+        try:
+            container = client.containers.create(**kwargs)
+            container.put_archive("/grading", job_archive(job.exercise.path, job.code))
+            container.start()
+            timed_out = False
+            try:
+                container.wait(timeout=wall)
+            except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError):
+                timed_out = True  # our own flag: exit 137 alone could be the OOM killer too
+                container.kill()
+                container.wait(timeout=30)
+            container.reload()
+            return self._outcome(job, container, timed_out, started)
+        except docker.errors.ImageNotFound:
+            return self._internal(job, f"sandbox image {image_name()} is missing "
+                                       "(run `make sandbox-image`)", started)
+        except docker.errors.APIError as exc:
+            if "could not select device driver" in str(exc):
+                return self._internal(job, "the GPU could not be attached to the sandbox "
+                                           "(NVIDIA Container Toolkit missing?)", started)
+            return self._internal(job, f"docker: {exc.explanation or exc}", started)
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            return self._internal(job, f"docker: {exc}", started)
+        finally:
+            if container is not None:
+                try:
+                    container.remove(force=True, v=True)
+                except docker.errors.APIError as exc:
+                    log.warning("could not remove %s (the janitor will): %s", container.name, exc)
+
+    def _outcome(self, job: Job, container: Any, timed_out: bool,
+                 started: float) -> dict[str, Any]:
+        """Decide the document from what we saw, never from exit codes or stdout."""
+        limits = job.exercise.config.limits
+        elapsed = round(time.monotonic() - started, 3)
+        state = container.attrs.get("State", {})
+        if timed_out:
+            return error_result(job.exercise.id, "timeout", run_error(
+                "timeout", job.lang, limit=f"{limits.time_s:g}"), duration_s=elapsed).to_dict()
+        try:
+            doc = read_results(container, RESULTS_PATH)
+        except ResultsUnreadable as exc:
+            doc, problem = None, str(exc)
+        if state.get("OOMKilled") and (doc is None or doc.get("error_kind") != "memory"):
+            return error_result(job.exercise.id, "memory", run_error(
+                "memory", job.lang, limit=str(limits.memory_mb)), duration_s=elapsed).to_dict()
+        if doc is None:
+            tail = container.logs(tail=40)[-LOG_TAIL_BYTES:].decode("utf-8", "replace")
+            log.warning("job %s: %s (exit %s)\n%s", container.name, problem,
+                        state.get("ExitCode"), tail)
+            return self._internal(job, f"{problem}; exit code {state.get('ExitCode')}", started)
+        if doc.get("exercise") != job.exercise.id:
+            return self._internal(job, "results document names another exercise", started)
+        return doc
+
+    @staticmethod
+    def _internal(job: Job, detail: str, started: float) -> dict[str, Any]:
+        log.warning("internal grading error for %s: %s", job.exercise.id, detail)
+        message = run_error("internal", job.lang, detail=detail)
+        return error_result(job.exercise.id, "internal", message,
+                            duration_s=round(time.monotonic() - started, 3)).to_dict()

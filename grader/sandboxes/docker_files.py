@@ -1,0 +1,114 @@
+"""Files in and out of a job's container: a tar with explicit owners and modes, a capped read."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from grader.results import validate_document
+
+GRADER_UID = 10001  # the image's users (grader/Dockerfile)
+LEARNER_UID = 10002
+MAX_RESULTS_BYTES = 1024 * 1024
+SKIP_NAMES = {"__pycache__", ".pytest_cache", ".git"}
+GO_MODE_SYMLINK = 1 << 27  # Go's os.ModeSymlink, as docker reports a path's mode
+GO_MODE_TYPE_BITS = 0xFFF00000  # any type bit: directory, symlink, device, pipe, socket...
+
+
+class ResultsUnreadable(Exception):
+    """The results file is missing, too big, not a regular file, or not a results document."""
+
+
+def _add(tar: tarfile.TarFile, name: str, *, data: bytes | None = None, mode: int,
+         uid: int = GRADER_UID, gid: int = GRADER_UID) -> None:
+    info = tarfile.TarInfo(name)
+    info.uid, info.gid, info.mode = uid, gid, mode
+    info.uname = info.gname = ""  # numeric ids only: names would be looked up on the engine
+    if data is None:
+        info.type = tarfile.DIRTYPE
+        tar.addfile(info)
+    else:
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+
+
+def _exercise_files(folder: Path) -> Iterable[tuple[str, Path | None]]:
+    """Relative names of the folder's directories (None) and regular files; links are skipped."""
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_NAMES
+                         and not os.path.islink(os.path.join(top, d)))
+        rel_top = Path(top).relative_to(folder)
+        for name in dirs:
+            yield str(rel_top / name), None
+        for name in sorted(files):
+            path = Path(top) / name
+            if path.is_file() and not path.is_symlink() and not name.endswith(".pyc"):
+                yield str(rel_top / name), path
+
+
+def job_archive(exercise_dir: Path, code: str) -> bytes:
+    """The tar put into /grading: exercise/ for grader's eyes only, the submission, out/.
+
+    Owners and modes are set here, not taken from the host, because the engine unpacks
+    as root and the host's uids mean nothing inside the image.
+    """
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        _add(tar, "exercise", mode=0o700)
+        for name, path in _exercise_files(exercise_dir):
+            target = f"exercise/{name}"
+            if path is None:
+                _add(tar, target, mode=0o700)
+            else:
+                _add(tar, target, data=path.read_bytes(), mode=0o600)
+        # The learner's own code: readable by the runner, writable by no one in there.
+        _add(tar, "submission.py", data=code.encode("utf-8"), mode=0o644)
+        _add(tar, "out", mode=0o700)
+    return buffer.getvalue()
+
+
+def _read_capped(chunks: Iterable[bytes], cap: int) -> bytes:
+    data = bytearray()
+    for chunk in chunks:
+        data += chunk
+        if len(data) > cap:
+            raise ResultsUnreadable(f"results archive is larger than {cap} bytes")
+    return bytes(data)
+
+
+def read_results(container: Any, path: str, *, cap: int = MAX_RESULTS_BYTES) -> dict[str, Any]:
+    """Fetch and validate the results document; never follows a link, never reads past cap."""
+    import docker.errors
+
+    try:
+        stream, stat = container.get_archive(path)
+    except docker.errors.NotFound as exc:
+        raise ResultsUnreadable("no results file") from exc
+    if stat.get("mode", 0) & GO_MODE_TYPE_BITS or stat.get("linkTarget"):
+        raise ResultsUnreadable(f"results path is not a regular file (mode {stat.get('mode')})")
+    if stat.get("size", 0) > cap:
+        raise ResultsUnreadable(f"results file is {stat.get('size')} bytes, over {cap}")
+    raw = _read_capped(stream, cap + 64 * 1024)  # room for the tar headers
+    return parse_results_tar(io.BytesIO(raw), cap=cap)
+
+
+def parse_results_tar(fileobj: BinaryIO, *, cap: int = MAX_RESULTS_BYTES) -> dict[str, Any]:
+    """The one regular file in a get_archive tar, parsed and validated."""
+    try:
+        with tarfile.open(fileobj=fileobj, mode="r:") as tar:
+            member = tar.next()
+            if member is None or not member.isreg():
+                raise ResultsUnreadable("results member is not a regular file")
+            if member.size > cap:
+                raise ResultsUnreadable(f"results file is {member.size} bytes, over {cap}")
+            handle = tar.extractfile(member)
+            assert handle is not None  # a regular member always has data
+            text = handle.read(cap + 1).decode("utf-8")
+        return validate_document(json.loads(text))
+    except (tarfile.TarError, UnicodeDecodeError, ValueError) as exc:
+        raise ResultsUnreadable(f"results file is not a valid document: {exc}") from exc

@@ -1,0 +1,114 @@
+"""Container settings for one grading job: the exercise's limits under platform-wide caps."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from grader.sandboxes.base import HARNESS_SLACK_S
+from grader.schema import Limits
+
+IMAGE = "learnai-sandbox:latest"
+LABEL_JOB = "learnai.job"
+LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may remove it
+# What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
+# KILL, see docker_entry.py), then the harness, which runs learner code as `learner`.
+CAPABILITIES = ["SETUID", "SETGID", "KILL"]
+GRADING_DIR = "/grading"
+RESULTS_PATH = f"{GRADING_DIR}/out/results.json"
+RUNNER_USER = "learner"
+
+# The harness itself (interpreter, pytest, torch in the tests) lives beside the learner in
+# the same cgroup; these margins keep it from being what the limits bite first.
+HARNESS_MEMORY_MB = 768
+HARNESS_PIDS = 96
+START_SLACK_S = 15  # container start and teardown on a loaded host
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True)
+class Caps:
+    """Platform-wide ceilings, read from the environment so an operator can tighten them."""
+
+    cpus: float = 1.0
+    memory_mb: int = 8192
+    tmp_mb: int = 64
+    shm_mb: int = 256
+    log_kb: int = 1024
+
+    @classmethod
+    def from_env(cls) -> Caps:
+        return cls(
+            cpus=_env_float("GRADER_DOCKER_CPUS", cls.cpus),
+            memory_mb=int(_env_float("GRADER_DOCKER_MAX_MEMORY_MB", cls.memory_mb)),
+            tmp_mb=int(_env_float("GRADER_DOCKER_TMP_MB", cls.tmp_mb)),
+            shm_mb=int(_env_float("GRADER_DOCKER_SHM_MB", cls.shm_mb)),
+        )
+
+
+def image_name() -> str:
+    return os.environ.get("GRADER_SANDBOX_IMAGE", IMAGE)
+
+
+def wall_limit_s(limits: Limits) -> float:
+    """How long the whole container may run before it is killed: the harness's own clock first."""
+    return limits.time_s + HARNESS_SLACK_S + START_SLACK_S
+
+
+def harness_command(lang: str) -> list[str]:
+    return ["python3", "-m", "grader.sandboxes.docker_entry", "harness",
+            f"{GRADING_DIR}/exercise", f"{GRADING_DIR}/submission.py",
+            "--results", RESULTS_PATH, "--lang", lang, "--runner-user", RUNNER_USER]
+
+
+def container_kwargs(limits: Limits, *, job_id: str, deadline: float, lang: str,
+                     caps: Caps | None = None) -> dict[str, Any]:
+    """Keyword arguments for `client.containers.create` (without the GPU request)."""
+    caps = caps or Caps.from_env()
+    memory_mb = min(limits.memory_mb + HARNESS_MEMORY_MB + caps.shm_mb + caps.tmp_mb,
+                    caps.memory_mb)
+    from docker.types import Mount, Ulimit  # imported late: docker is optional for `local`
+
+    return {
+        "image": image_name(),
+        "command": harness_command(lang),
+        "name": f"learnai-{job_id}",
+        "labels": {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline))},
+        # Root only to start: docker_entry drops to `grader` before any grading code runs.
+        "user": "0:0",
+        "working_dir": GRADING_DIR,
+        # /tmp is the container's own size-capped tmpfs, not the host's.
+        "environment": {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "HOME": "/tmp",  # noqa: S108
+                        "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": "/tmp"},  # noqa: S108
+        "network_mode": "none",
+        "read_only": True,
+        # A fresh anonymous volume per job, seeded from the image's /grading (owned by
+        # grader, mode 0711): files can be copied in and out of a read-only container.
+        "mounts": [Mount(GRADING_DIR, None, type="volume")],
+        "tmpfs": {"/tmp": f"rw,nosuid,nodev,noexec,size={caps.tmp_mb}m,mode=1777"},  # noqa: S108
+        "shm_size": f"{caps.shm_mb}m",
+        "ipc_mode": "private",
+        "cap_drop": ["ALL"],
+        "cap_add": CAPABILITIES,
+        "security_opt": ["no-new-privileges"],
+        "pids_limit": limits.processes + HARNESS_PIDS,
+        # Equal limits: no swap, so a memory hog meets the OOM killer, not a slow disk.
+        "mem_limit": f"{memory_mb}m",
+        "memswap_limit": f"{memory_mb}m",
+        "nano_cpus": int(caps.cpus * 1e9),
+        "ulimits": [Ulimit(name="nofile", soft=1024, hard=1024),
+                    Ulimit(name="fsize", soft=64 << 20, hard=64 << 20),
+                    Ulimit(name="core", soft=0, hard=0)],
+        "init": True,  # docker-init reaps zombies and forwards the kill
+        "log_config": {"type": "json-file",
+                       "config": {"max-size": f"{caps.log_kb}k", "max-file": "1"}},
+        "stdin_open": False,
+        "detach": True,
+    }
