@@ -116,11 +116,13 @@ def _install_scaler(tracer: Tracer) -> None:
     @functools.wraps(orig_scale)
     def scale(self: Any, outputs: Any) -> Any:
         number = tracer.ref(self)
-        event = tracer.log.emit("scale", scaler=number, enabled=bool(self.is_enabled()))
+        event = tracer.log.emit("scale", scaler=number, enabled=bool(self.is_enabled()),
+                                value=scalar_value(outputs))
         result = orig_scale(self, outputs)
         tracer.remember_scaled(result, number)
         if event is not None and isinstance(result, torch.Tensor):
             event["dtype"] = dtype_name(result.dtype)
+            event["factor"] = float(self.get_scale()) if self.is_enabled() else 1.0
         return result
 
     @functools.wraps(orig_unscale)
@@ -159,6 +161,13 @@ def _install_scaler(tracer: Tracer) -> None:
     patch.replace(SCALER, "unscale_", unscale_)
     patch.replace(SCALER, "step", step)
     patch.replace(SCALER, "update", update)
+
+
+def scalar_value(value: Any) -> float | None:
+    """The float in a one-element tensor (a loss), else None; used to spot loss / k."""
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        return float(value.detach().float())
+    return None
 
 
 def _stage(scaler: Any, optimizer: Any) -> Any:

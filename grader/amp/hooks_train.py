@@ -11,6 +11,7 @@ import torch.nn.utils.clip_grad as clip_module
 import torch.optim.optimizer as optim_module
 
 from grader.amp.events import dtype_name
+from grader.amp.hooks_amp import scalar_value
 
 if TYPE_CHECKING:
     from grader.amp.tracer import Tracer
@@ -61,6 +62,7 @@ def _backward_event(tracer: Tracer, tensor: Any, api: str) -> None:
     tracer.log.emit(
         "backward", api=api, autocast=tracer.any_autocast(), scaled_by=scaler, derived=derived,
         dtype=dtype_name(getattr(tensor, "dtype", None)), grads_clean=tracer.grads_clean(),
+        value=scalar_value(tensor),
     )
 
 

@@ -1,0 +1,184 @@
+"""Checks on the loop around AMP: zero_grad cadence, every batch trained, the returned mean, accumulation."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from grader.amp.findings import Context, Finding, failed, passed, skipped
+from grader.amp.trace import Event, Window
+
+SLUG_ZERO = "zero-grad-each-iteration"
+SLUG_MEAN = "mean-loss-returned"
+SLUG_EVERY = "trains-every-batch"
+SLUG_ACCUM = "accumulation-window"
+
+
+def _step_events(window: Window) -> list[Event]:
+    return window.of("scaler-step") or window.of("optimizer-step")
+
+
+def zero_grad_each_iteration(ctx: Context) -> Finding:
+    trace = ctx.trace
+    if not trace.of("backward"):
+        return ctx.stopped(SLUG_ZERO) if trace.raised else skipped(SLUG_ZERO, {
+            "en": "Not checked: your function never calls backward().",
+            "ja": "未確認: 関数が backward() を一度も呼んでいません。"})
+    for window in trace.windows:
+        backwards, steps = window.of("backward"), _step_events(window)
+        if backwards and steps:
+            between = [z for z in window.of("zero-grad")
+                       if backwards[-1]["seq"] < z["seq"] < steps[0]["seq"]]
+            if between:
+                line = between[0].get("line")
+                return failed(SLUG_ZERO, {
+                    "en": f"zero_grad() on line {line} runs between backward() (line "
+                          f"{backwards[-1].get('line')}) and the optimizer step (line "
+                          f"{steps[0].get('line')}): it wipes the gradients before they are used.",
+                    "ja": f"{line} 行目の zero_grad() が backward()（{backwards[-1].get('line')} 行目）"
+                          f"と step（{steps[0].get('line')} 行目）の間で実行され、使われる前に勾配を"
+                          "消しています。"}, line)
+        for position, backward in enumerate(backwards):
+            if position == 0 and not backward.get("grads_clean"):
+                return _stale_gradients(ctx, backward, window.index)
+            if position > 0 and backward.get("grads_clean") and ctx.spec.accumulate > 1:
+                zero = [z for z in window.of("zero-grad") if z["seq"] < backward["seq"]]
+                line = zero[-1].get("line") if zero else backward.get("line")
+                return failed(SLUG_ZERO, {
+                    "en": f"zero_grad() on line {line} runs on every micro-batch, so the gradients "
+                          "never add up; clear them only after each optimizer step.",
+                    "ja": f"{line} 行目の zero_grad() がマイクロバッチごとに実行されるため、勾配が"
+                          "蓄積されません。勾配のクリアは各 step の後だけにしましょう。"}, line)
+    return passed(SLUG_ZERO)
+
+
+def _stale_gradients(ctx: Context, backward: Event, window: int) -> Finding:
+    line = backward.get("line")
+    zeros = ctx.trace.of("zero-grad")
+    if zeros and all(z["seq"] < ctx.trace.of("batch")[0]["seq"] for z in zeros):
+        at = zeros[0].get("line")
+        return failed(SLUG_ZERO, {
+            "en": f"zero_grad() on line {at} runs once, before the loop; from the second batch on, "
+                  f"backward() on line {line} adds to the previous batch's gradients. Move it into "
+                  "the loop.",
+            "ja": f"{at} 行目の zero_grad() はループの前に 1 回だけ実行されます。2 バッチ目以降、"
+                  f"{line} 行目の backward() が前のバッチの勾配に足し込んでしまいます。ループの中に"
+                  "移しましょう。"}, at)
+    what_en = "never clears the gradients" if not zeros else "does not clear the gradients every time"
+    what_ja = "勾配を一度もクリアしていない" if not zeros else "勾配を毎回はクリアしていない"
+    return failed(SLUG_ZERO, {
+        "en": f"Your loop {what_en}: in step {window + 1}, backward() on line {line} adds to the "
+              "gradients left over from the previous batch.",
+        "ja": f"ループが{what_ja}ため、{window + 1} 回目の step で {line} 行目の backward() が前のバッチ"
+              "の勾配に足し込んでいます。"}, line)
+
+
+def _as_number(value: object) -> float | None:
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        return float(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def mean_loss_returned(ctx: Context) -> Finding:
+    trace = ctx.trace
+    if trace.raised:
+        return ctx.stopped(SLUG_MEAN)
+    returns = ctx.static.returns.get(ctx.spec.entry) or []
+    line = returns[-1] if returns else ctx.def_line
+    value = _as_number(trace.returned)
+    if value is None:
+        kind = "None" if trace.returned_type == "NoneType" else trace.returned_type
+        return failed(SLUG_MEAN, {
+            "en": f"train_one_epoch returned {kind}, not the mean loss as a float.",
+            "ja": f"train_one_epoch の戻り値が平均損失（float）ではなく {kind} です。"}, line)
+    if isinstance(trace.returned, torch.Tensor):
+        ctx.advise({"en": "Return a Python float (for example total / batches with total built from "
+                          "loss.item()), not a tensor: a tensor keeps memory and the graph alive.",
+                    "ja": "テンソルではなく Python の float を返しましょう（loss.item() で合計して"
+                          "バッチ数で割るなど）。テンソルはメモリと計算グラフを保持し続けます。"})
+    losses = [its[-1].get("value") for its in (it.of("loss") for it in trace.iterations) if its]
+    if len(losses) == len(trace.iterations) and losses and None not in losses:
+        expected = sum(losses) / len(losses)
+    elif ctx.reference is not None and _as_number(ctx.reference.get("returned")) is not None:
+        expected = _as_number(ctx.reference.get("returned"))
+        losses = []
+    else:
+        return skipped(SLUG_MEAN, {"en": "Not checked: the losses could not be observed.",
+                                   "ja": "未確認: 損失を観測できませんでした。"})
+    if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
+        return passed(SLUG_MEAN)
+    return failed(SLUG_MEAN, _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate), line)
+
+
+def _describe_wrong_mean(value: float, expected: float, losses: list, k: int) -> dict[str, str]:
+    def near(x: float) -> bool:
+        return math.isclose(value, x, rel_tol=1e-3, abs_tol=1e-4)
+
+    base_en = f"train_one_epoch returned {value:.4f}, but the mean of the batch losses is {expected:.4f}"
+    base_ja = f"戻り値は {value:.4f} ですが、バッチ損失の平均は {expected:.4f} です"
+    if losses and near(losses[-1]):
+        return {"en": base_en + ": that is the last batch's loss alone.",
+                "ja": base_ja + "。これは最後のバッチの損失だけです。"}
+    if losses and near(sum(losses)):
+        return {"en": base_en + ": that is the sum; divide it by the number of batches.",
+                "ja": base_ja + "。これは合計です。バッチ数で割りましょう。"}
+    if losses and k > 1 and near(expected / k):
+        return {"en": base_en + f": that is the mean of the losses divided by {k}; add up the "
+                                "undivided loss.item().",
+                "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の loss.item() を合計し"
+                                "ましょう。"}
+    return {"en": base_en + ".", "ja": base_ja + "。"}
+
+
+def trains_every_batch(ctx: Context) -> Finding:
+    trace = ctx.trace
+    if trace.raised:
+        return ctx.stopped(SLUG_EVERY)
+    loop = ctx.static.main_loop(ctx.spec.entry) or ctx.def_line
+    iterations = trace.iterations
+    if len(iterations) < trace.batches:
+        return failed(SLUG_EVERY, {
+            "en": f"Your loop stopped after {len(iterations)} of the {trace.batches} batches.",
+            "ja": f"ループが {trace.batches} バッチ中 {len(iterations)} バッチで止まっています。"}, loop)
+    idle = [it for it in iterations if not it.of("forward")]
+    if idle:
+        return failed(SLUG_EVERY, {
+            "en": f"Batch {idle[0].index + 1} of {trace.batches} was fetched but not trained on "
+                  f"(the loop on line {idle[0].line} skips it).",
+            "ja": f"{trace.batches} バッチ中 {idle[0].index + 1} 番目のバッチが取り出されたのに学習に"
+                  f"使われていません（{idle[0].line} 行目のループが飛ばしています）。"}, idle[0].line)
+    return passed(SLUG_EVERY)
+
+
+def accumulation_window(ctx: Context) -> Finding:
+    k, trace = ctx.spec.accumulate, ctx.trace
+    for window in ctx.windows_done:
+        steps = _step_events(window)
+        early = [s for s in steps if trace.iteration_of(s) is not window.iterations[-1]]
+        if early or len(steps) != 1:
+            line = (early or steps or [{"line": window.iterations[-1].line}])[0].get("line")
+            return failed(SLUG_ACCUM, {
+                "en": f"Batches {window.index * k + 1}-{window.index * k + k} should make one "
+                      f"optimizer step, after the {k}th, but made {len(steps)}"
+                      + (f" (line {line})." if line else "."),
+                "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に 1 回"
+                      f"だけ step するはずが、{len(steps)} 回 step しています"
+                      + (f"（{line} 行目）。" if line else "。")}, line)
+    for iteration in trace.iterations:
+        scales, losses = iteration.of("scale"), iteration.of("loss")
+        if not scales or not losses or not scales[0].get("value") or not losses[-1].get("value"):
+            continue
+        ratio = scales[0]["value"] / losses[-1]["value"]
+        if not math.isclose(ratio, 1 / k, rel_tol=1e-2):
+            line = scales[0].get("line")
+            return failed(SLUG_ACCUM, {
+                "en": f"The loss scaled on line {line} is {ratio:.3g} times the batch's loss; divide "
+                      f"it by accum_steps ({k}) so the accumulated gradient is a mean, not a sum.",
+                "ja": f"{line} 行目でスケールしている損失はバッチ損失の {ratio:.3g} 倍です。accum_steps"
+                      f"（{k}）で割り、蓄積した勾配が和ではなく平均になるようにしましょう。"}, line)
+    if not ctx.windows_done and trace.raised:
+        return ctx.stopped(SLUG_ACCUM)
+    return passed(SLUG_ACCUM)

@@ -1,0 +1,237 @@
+"""Checks on the GradScaler protocol: scaled backward, step, update, unscale before clipping, one scaler."""
+
+from __future__ import annotations
+
+from grader.amp.findings import Context, Finding, failed, passed
+
+SLUG_SCALED = "backward-on-scaled-loss"
+SLUG_STEP = "step-through-scaler"
+SLUG_UPDATE = "update-after-step"
+SLUG_CLIP = "unscale-before-clip"
+SLUG_ONE = "one-scaler"
+
+
+def _scaler_in_play(ctx: Context) -> bool:
+    return ctx.spec.require_scaler or ctx.trace.uses_scaler()
+
+
+def backward_on_scaled_loss(ctx: Context) -> Finding:
+    trace = ctx.trace
+    backwards = trace.of("backward")
+    if not backwards:
+        if trace.raised:
+            return ctx.stopped(SLUG_SCALED)
+        return failed(SLUG_SCALED, {
+            "en": "Your loop never calls backward(), so no gradients are computed and the weights "
+                  "never change.",
+            "ja": "ループで backward() が一度も呼ばれていないため、勾配が計算されず重みも変わりません。"},
+            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
+    if not (_scaler_in_play(ctx) or trace.fp16_autocast()):
+        return passed(SLUG_SCALED)  # BF16 without a scaler: backward on the plain loss is right
+    unscaled = [b for b in backwards if b.get("scaled_by") is None]
+    if not unscaled:
+        return passed(SLUG_SCALED)
+    first = unscaled[0]
+    line = first.get("line")
+    if not _scaler_in_play(ctx):
+        return failed(SLUG_SCALED, {
+            "en": f"backward() on line {line} runs on an unscaled float16 loss: small gradients "
+                  "underflow to zero in float16. Use bfloat16 autocast here, or scale the loss "
+                  "with a GradScaler.",
+            "ja": f"{line} 行目の backward() がスケールしていない float16 の損失に対して呼ばれています。"
+                  "小さな勾配は float16 では 0 になってしまいます。ここでは bfloat16 の autocast を使うか、"
+                  "GradScaler で損失をスケールしましょう。"}, line)
+    iteration = trace.iteration_of(first)
+    scaled_but_unused = [e for e in (iteration.events if iteration else [])
+                         if e["kind"] == "scale" and e["seq"] < first["seq"]]
+    if scaled_but_unused:
+        at = scaled_but_unused[-1].get("line")
+        return failed(SLUG_SCALED, {
+            "en": f"scaler.scale(loss) on line {at} makes a scaled loss, but backward() on line "
+                  f"{line} runs on the unscaled one. Call backward on what scale() returns.",
+            "ja": f"{at} 行目の scaler.scale(loss) でスケールした損失を作っていますが、{line} 行目の "
+                  "backward() はスケールしていない損失に対して呼ばれています。scale() の戻り値に対して "
+                  "backward を呼びましょう。"}, line)
+    return failed(SLUG_SCALED, {
+        "en": f"backward() on line {line} runs on the unscaled loss. In float16 small gradients "
+              "underflow to zero, and scaler.step() then divides gradients that were never "
+              "multiplied.",
+        "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれています。float16 では"
+              "小さな勾配が 0 になり、scaler.step() は掛けられていない勾配を割ってしまいます。"}, line)
+
+
+def step_through_scaler(ctx: Context) -> Finding:
+    trace = ctx.trace
+    if not _scaler_in_play(ctx):
+        return passed(SLUG_STEP)
+    for iteration in trace.iterations:
+        direct = [e for e in iteration.of("optimizer-step") if not e.get("via_scaler")]
+        steps = iteration.of("scaler-step")
+        if direct and steps:
+            return failed(SLUG_STEP, {
+                "en": f"The optimizer steps twice in iteration {iteration.index + 1}: "
+                      f"scaler.step(optimizer) on line {steps[0].get('line')} and optimizer.step() "
+                      f"on line {direct[0].get('line')}. Keep only scaler.step(optimizer).",
+                "ja": f"{iteration.index + 1} 回目のイテレーションでオプティマイザが 2 回 step しています"
+                      f"（{steps[0].get('line')} 行目の scaler.step(optimizer) と "
+                      f"{direct[0].get('line')} 行目の optimizer.step()）。scaler.step(optimizer) "
+                      "だけにしましょう。"}, direct[0].get("line"))
+        if direct:
+            line = direct[0].get("line")
+            return failed(SLUG_STEP, {
+                "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
+                      "still multiplied by the loss scale and steps with inf/NaN gradients are not "
+                      "skipped.",
+                "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配には損失スケール"
+                      "が掛かったままで、inf/NaN の勾配による step も飛ばされません。"}, line)
+        if len(steps) > 1:
+            return failed(SLUG_STEP, {
+                "en": f"scaler.step(optimizer) runs {len(steps)} times in iteration "
+                      f"{iteration.index + 1} (line {steps[1].get('line')}); step once per batch.",
+                "ja": f"{iteration.index + 1} 回目のイテレーションで scaler.step(optimizer) が "
+                      f"{len(steps)} 回実行されています（{steps[1].get('line')} 行目）。step はバッチ"
+                      "ごとに 1 回です。"}, steps[1].get("line"))
+    if not trace.of("scaler-step", "optimizer-step"):
+        if trace.raised:
+            return ctx.stopped(SLUG_STEP)
+        return failed(SLUG_STEP, {
+            "en": "The optimizer never steps, so the weights never change. Call "
+                  "scaler.step(optimizer) after the backward pass.",
+            "ja": "オプティマイザが一度も step しないため、重みが変わりません。backward の後に "
+                  "scaler.step(optimizer) を呼びましょう。"},
+            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
+    if ctx.spec.accumulate == 1:
+        for window in ctx.windows_done:
+            if not window.of("scaler-step"):
+                line = window.iterations[0].line
+                return failed(SLUG_STEP, {
+                    "en": f"Iteration {window.index + 1} (the loop on line {line}) never steps the "
+                          "optimizer; every batch needs scaler.step(optimizer).",
+                    "ja": f"{window.index + 1} 回目のイテレーション（{line} 行目のループ）で "
+                          "オプティマイザが step していません。毎バッチ scaler.step(optimizer) が"
+                          "必要です。"}, line)
+    return passed(SLUG_STEP)
+
+
+def update_after_step(ctx: Context) -> Finding:
+    trace = ctx.trace
+    if not _scaler_in_play(ctx):
+        return passed(SLUG_UPDATE)
+    for window in trace.windows:
+        steps, updates = window.of("scaler-step"), window.of("scaler-update")
+        if steps and updates and updates[0]["seq"] < steps[0]["seq"]:
+            return failed(SLUG_UPDATE, {
+                "en": f"scaler.update() on line {updates[0].get('line')} runs before "
+                      f"scaler.step(optimizer) on line {steps[0].get('line')}; update() sets the next "
+                      "scale from what step() found, so swap them.",
+                "ja": f"{updates[0].get('line')} 行目の scaler.update() が {steps[0].get('line')} 行目の "
+                      "scaler.step(optimizer) より前にあります。update() は step() の結果から次のスケール"
+                      "を決めるので、順番を入れ替えましょう。"}, updates[0].get("line"))
+        if len(updates) > 1:
+            return failed(SLUG_UPDATE, {
+                "en": f"scaler.update() runs {len(updates)} times for one step (line "
+                      f"{updates[1].get('line')}); call it once, right after scaler.step().",
+                "ja": f"1 回の step に対して scaler.update() が {len(updates)} 回実行されています"
+                      f"（{updates[1].get('line')} 行目）。scaler.step() の直後に 1 回だけ呼びましょう。"},
+                updates[1].get("line"))
+    for window in ctx.windows_done:
+        steps = window.of("scaler-step")
+        if steps and not [u for u in window.of("scaler-update") if u["seq"] > steps[-1]["seq"]]:
+            return _missing_update(ctx, steps[-1].get("line"))
+    if not trace.of("scaler-update") and not trace.raised and trace.of("scaler-step"):
+        return _missing_update(ctx, trace.of("scaler-step")[-1].get("line"))
+    if not ctx.windows_done and trace.raised:
+        return ctx.stopped(SLUG_UPDATE)
+    return passed(SLUG_UPDATE)
+
+
+def _missing_update(ctx: Context, step_line: int | None) -> Finding:
+    outside = ctx.static.find("update", in_loop=False, function=ctx.spec.entry)
+    if outside:
+        line = outside[0].line
+        return failed(SLUG_UPDATE, {
+            "en": f"scaler.update() on line {line} runs once, after the loop. The scale must be "
+                  "updated after every scaler.step(optimizer), inside the loop.",
+            "ja": f"{line} 行目の scaler.update() はループの後に 1 回だけ実行されます。スケールは毎回の "
+                  "scaler.step(optimizer) の後に、ループの中で更新する必要があります。"}, line)
+    return failed(SLUG_UPDATE, {
+        "en": f"scaler.update() never follows scaler.step(optimizer) on line {step_line}, so the "
+              "loss scale never adapts.",
+        "ja": f"{step_line} 行目の scaler.step(optimizer) の後に scaler.update() がないため、"
+              "損失スケールが調整されません。"}, step_line)
+
+
+def unscale_before_clip(ctx: Context) -> Finding:
+    trace = ctx.trace
+    clips = trace.of("clip")
+    if not clips:
+        if not ctx.spec.require_clip:
+            return passed(SLUG_CLIP)
+        if trace.raised:
+            return ctx.stopped(SLUG_CLIP)
+        return failed(SLUG_CLIP, {
+            "en": "The gradients are never clipped: call torch.nn.utils.clip_grad_norm_ on the "
+                  "model's parameters after scaler.unscale_(optimizer).",
+            "ja": "勾配がクリッピングされていません。scaler.unscale_(optimizer) の後に "
+                  "torch.nn.utils.clip_grad_norm_ をモデルのパラメータに対して呼びましょう。"},
+            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
+    for clip in clips:
+        line = clip.get("line")
+        if clip.get("grads_clean"):
+            return failed(SLUG_CLIP, {
+                "en": f"clip_grad_norm_ on line {line} runs before the backward pass, when there "
+                      "are no gradients to clip yet.",
+                "ja": f"{line} 行目の clip_grad_norm_ が backward より前に実行されており、まだ"
+                      "クリップする勾配がありません。"}, line)
+        if clip.get("unscaled") is False:
+            later = [u for u in trace.after(clip, trace.of("unscale"))
+                     if not trace.before(u, [s for s in trace.after(clip, trace.of("scaler-step"))])]
+            norm = clip.get("total_norm")
+            seen = f" (it saw a total norm of {norm:.3g})" if isinstance(norm, float) else ""
+            seen_ja = f"（見えていた勾配ノルムは {norm:.3g}）" if isinstance(norm, float) else ""
+            after = f" scaler.unscale_ comes only afterwards, on line {later[0].get('line')}." if later else ""
+            after_ja = f" scaler.unscale_ はその後の {later[0].get('line')} 行目です。" if later else ""
+            return failed(SLUG_CLIP, {
+                "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied by "
+                      f"the loss scale{seen}, so the threshold means nothing.{after}",
+                "ja": f"{line} 行目の clip_grad_norm_ は、まだ損失スケールが掛かったままの勾配を"
+                      f"クリップしているため{seen_ja}、閾値が意味を持ちません。{after_ja}"}, line)
+    return passed(SLUG_CLIP)
+
+
+def one_scaler(ctx: Context) -> Finding:
+    trace = ctx.trace
+    inits = trace.of("scaler-init")
+    for init in inits:
+        if init.get("deprecated"):
+            ctx.advise({"en": f"Line {init.get('line')}: torch.cuda.amp.GradScaler() is deprecated "
+                              "since PyTorch 2.4; write torch.amp.GradScaler(\"cuda\").",
+                        "ja": f"{init.get('line')} 行目: torch.cuda.amp.GradScaler() は PyTorch 2.4 から"
+                              "非推奨です。torch.amp.GradScaler(\"cuda\") と書きましょう。"})
+            break
+    if inits:
+        line = inits[0].get("line")
+        in_loop = ctx.static.loop_of(line) is not None
+        if len(inits) > 1 or in_loop:
+            return failed(SLUG_ONE, {
+                "en": f"A new GradScaler is created on line {line} in every iteration, so the loss "
+                      "scale restarts at 65536 each time and never adapts.",
+                "ja": f"{line} 行目で毎イテレーション新しい GradScaler が作られるため、損失スケールが"
+                      "毎回 65536 から始まり、調整されません。"}, line)
+        return failed(SLUG_ONE, {
+            "en": f"train_one_epoch creates its own GradScaler on line {line}. Use the scaler passed "
+                  "in: it carries the loss scale from one epoch to the next.",
+            "ja": f"{line} 行目で関数が独自の GradScaler を作っています。引数で渡された scaler を使い"
+                  "ましょう。損失スケールはエポックをまたいで引き継がれます。"}, line)
+    provided = trace.provided.get("scaler")
+    foreign = [e for e in trace.of("scale", "scaler-step", "scaler-update", "unscale")
+               if provided is not None and e.get("scaler") != provided]
+    if foreign:
+        line = foreign[0].get("line")
+        return failed(SLUG_ONE, {
+            "en": f"Line {line} uses a GradScaler that is not the `scaler` argument (one made "
+                  "outside the function). Use the scaler passed in.",
+            "ja": f"{line} 行目で引数の `scaler` ではない GradScaler（関数の外で作ったもの）を使って"
+                  "います。渡された scaler を使いましょう。"}, line)
+    return passed(SLUG_ONE)
+

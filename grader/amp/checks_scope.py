@@ -1,0 +1,144 @@
+"""Checks on what autocast covers: the forward pass in, backward out, weights in float32."""
+
+from __future__ import annotations
+
+from grader.amp.findings import Context, Finding, failed, passed, skipped
+
+SLUG_FORWARD = "forward-in-autocast"
+SLUG_BACKWARD = "backward-outside-autocast"
+SLUG_WEIGHTS = "fp32-master-weights"
+SLUG_BF16 = "bf16-autocast"
+
+
+def forward_in_autocast(ctx: Context) -> Finding:
+    trace = ctx.trace
+    forwards = trace.of("forward")
+    if not forwards:
+        if trace.raised:
+            return ctx.stopped(SLUG_FORWARD)
+        return failed(SLUG_FORWARD, {
+            "en": "The model was never called: train_one_epoch must run model(inputs) for every batch.",
+            "ja": "モデルが一度も呼ばれていません。バッチごとに model(inputs) を実行してください。"},
+            ctx.def_line)
+    outside = [f for f in forwards if not f.get("autocast")]
+    if outside:
+        return failed(SLUG_FORWARD, _why_outside(ctx, outside[0]), outside[0].get("line"))
+    _advise_loss_outside(ctx)
+    _advise_deprecated(ctx)
+    return passed(SLUG_FORWARD)
+
+
+def _why_outside(ctx: Context, forward: dict) -> dict[str, str]:
+    line = forward.get("line")
+    enters = ctx.trace.of("autocast-enter")
+    if not enters:
+        return {"en": f"The forward pass on line {line} runs in float32: there is no autocast around "
+                      "it, so mixed precision never happens.",
+                "ja": f"{line} 行目の順伝播は float32 で実行されています。autocast で囲まれていないため、"
+                      "混合精度になりません。"}
+    disabled = [e for e in enters if not e.get("requested", {}).get("enabled", True)]
+    if disabled and len(disabled) == len(enters):
+        at = disabled[0].get("line")
+        return {"en": f"The autocast on line {at} is created with enabled=False, so the forward pass "
+                      f"on line {line} runs in float32.",
+                "ja": f"{at} 行目の autocast が enabled=False で作られているため、{line} 行目の順伝播は"
+                      "float32 で実行されます。"}
+    block = ctx.static.autocast_block_of(enters[0].get("line")) or enters[0].get("line")
+    return {"en": f"The forward pass on line {line} runs outside the autocast block (line {block}), "
+                  "so it computes in float32.",
+            "ja": f"{line} 行目の順伝播が autocast ブロック（{block} 行目）の外で実行されているため、"
+                  "float32 で計算されます。"}
+
+
+def _advise_loss_outside(ctx: Context) -> None:
+    losses = ctx.trace.of("loss")
+    if losses and not all(e.get("autocast") for e in losses):
+        line = next(e.get("line") for e in losses if not e.get("autocast"))
+        ctx.advise({"en": f"Line {line}: compute the loss inside the autocast block too; autocast "
+                          "then runs it in float32 for you, as the AMP recipe recommends.",
+                    "ja": f"{line} 行目: 損失も autocast ブロックの中で計算しましょう。autocast が損失を"
+                          "float32 で計算してくれます（AMP レシピの推奨どおり）。"})
+
+
+def _advise_deprecated(ctx: Context) -> None:
+    old = [e for e in ctx.trace.of("autocast-enter") if e.get("deprecated")]
+    if old:
+        ctx.advise({"en": f"Line {old[0].get('line')}: torch.cuda.amp.autocast() is deprecated since "
+                          "PyTorch 2.4. Write torch.autocast(device_type=\"cuda\") or "
+                          "torch.amp.autocast(\"cuda\") instead.",
+                    "ja": f"{old[0].get('line')} 行目: torch.cuda.amp.autocast() は PyTorch 2.4 から"
+                          "非推奨です。torch.autocast(device_type=\"cuda\") または "
+                          "torch.amp.autocast(\"cuda\") と書きましょう。"})
+
+
+def backward_outside_autocast(ctx: Context) -> Finding:
+    backwards = ctx.trace.of("backward")
+    if not backwards:
+        return ctx.stopped(SLUG_BACKWARD) if ctx.trace.raised else skipped(SLUG_BACKWARD, {
+            "en": "Not checked: your function never calls backward().",
+            "ja": "未確認: 関数が backward() を一度も呼んでいません。"})
+    inside = [b for b in backwards if b.get("autocast")]
+    if not inside:
+        return passed(SLUG_BACKWARD)
+    line = inside[0].get("line")
+    enter = [e for e in ctx.trace.before(inside[0], ctx.trace.of("autocast-enter")) if e.get("enabled")]
+    block = ctx.static.autocast_block_of(line) or (enter[-1].get("line") if enter else None)
+    where_en = f" that starts on line {block}" if block else ""
+    where_ja = f"（{block} 行目から）" if block else ""
+    return failed(SLUG_BACKWARD, {
+        "en": f"backward() on line {line} runs inside the autocast block{where_en}. Only the forward "
+              "pass and the loss belong inside; the backward pass already uses the precision of "
+              "the forward operations.",
+        "ja": f"{line} 行目の backward() が autocast ブロック{where_ja}の中で実行されています。中に入れる"
+              "のは順伝播と損失だけです。逆伝播は順伝播の演算と同じ精度で自動的に行われます。"}, line)
+
+
+def fp32_master_weights(ctx: Context) -> Finding:
+    trace = ctx.trace
+    casts = [e for e in trace.of("model-cast") if e.get("after") != ["float32"]]
+    if casts:
+        cast = casts[0]
+        method = cast.get("method") or "to"
+        dtype = ", ".join(cast.get("after") or [])
+        return failed(SLUG_WEIGHTS, {
+            "en": f"model.{method}(...) on line {cast.get('line')} turns the weights into {dtype}. "
+                  "Small updates then vanish in rounding and GradScaler cannot unscale float16 "
+                  "gradients; keep the model in float32 and let autocast pick each operation's "
+                  "precision.",
+            "ja": f"{cast.get('line')} 行目の model.{method}(...) で重みが {dtype} になっています。"
+                  "小さな更新が丸めで消え、GradScaler も float16 の勾配を戻せません。モデルは float32 の"
+                  "ままにし、演算ごとの精度は autocast に任せましょう。"}, cast.get("line"))
+    lowered = [f for f in trace.of("forward") if f.get("param_dtypes", ["float32"]) != ["float32"]]
+    if lowered:
+        line = ctx.static.first_line("half") or lowered[0].get("line")
+        return failed(SLUG_WEIGHTS, {
+            "en": f"When the model ran on line {lowered[0].get('line')} its weights were "
+                  f"{', '.join(lowered[0]['param_dtypes'])}, not float32.",
+            "ja": f"{lowered[0].get('line')} 行目でモデルを実行したとき、重みが float32 ではなく "
+                  f"{', '.join(lowered[0]['param_dtypes'])} でした。"}, line)
+    return passed(SLUG_WEIGHTS)
+
+
+def bf16_autocast(ctx: Context) -> Finding:
+    """The amp-bf16 exercise: autocast must actually run in bfloat16."""
+    enters = [e for e in ctx.trace.of("autocast-enter") if e.get("enabled")]
+    if not enters:
+        return ctx.stopped(SLUG_BF16) if ctx.trace.raised else skipped(SLUG_BF16, {
+            "en": "Not checked: no autocast block ran (see the autocast check above).",
+            "ja": "未確認: autocast ブロックが実行されませんでした（上の autocast のチェックを参照）。"})
+    wrong = [e for e in enters if (e.get("requested") or {}).get("dtype") != "bfloat16"]
+    if not wrong:
+        return passed(SLUG_BF16)
+    line = wrong[0].get("line")
+    asked = (wrong[0].get("requested") or {}).get("dtype")
+    if asked is None:
+        return failed(SLUG_BF16, {
+            "en": f"The autocast on line {line} names no dtype, so on a GPU it runs in float16, "
+                  "which needs a GradScaler. Ask for bfloat16 explicitly.",
+            "ja": f"{line} 行目の autocast は dtype を指定していないため、GPU では float16 で動き、"
+                  "GradScaler が必要になります。bfloat16 を明示しましょう。"}, line)
+    return failed(SLUG_BF16, {
+        "en": f"The autocast on line {line} runs in {asked}, not bfloat16. bfloat16 keeps float32's "
+              "range, which is why this loop can train without a GradScaler.",
+        "ja": f"{line} 行目の autocast が bfloat16 ではなく {asked} で動いています。bfloat16 は float32 "
+              "と同じ範囲を持つため、このループは GradScaler なしで学習できます。"}, line)

@@ -1,0 +1,182 @@
+"""Maps torch's errors for AMP protocol mistakes to the mistake that caused them (never echoed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.amp.static import StaticInfo
+from grader.amp.trace import Event, Trace
+
+Text = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Crash:
+    """A learner exception explained: which check it belongs to, what went wrong, where."""
+
+    slug: str
+    message: Text
+    line: int | None
+
+
+def _last(events: list[Event], *kinds: str) -> Event | None:
+    found = [e for e in events if e["kind"] in kinds]
+    return found[-1] if found else None
+
+
+def _line(event: Event | None, fallback: int | None) -> int | None:
+    return event.get("line") if event and event.get("line") else fallback
+
+
+def classify(trace: Trace, static: StaticInfo) -> Crash | None:
+    """The mistake behind the learner's exception, or None when it is not an AMP protocol error."""
+    error = trace.error
+    if not error:
+        return None
+    message, where = str(error.get("message", "")), error.get("line")
+    events = trace.events
+    for needle, explain in _RULES:
+        if needle in message:
+            return explain(trace, static, events, where)
+    casts = [e for e in events if e["kind"] == "model-cast" and e.get("after") != ["float32"]]
+    if casts and ("dtype" in message or "Half" in message or "BFloat16" in message):
+        # e.g. "mat1 and mat2 must have the same dtype" after model.half() outside autocast
+        return _fp16_grads(trace, static, events, where)
+    return None
+
+
+def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+    backward = _last(events, "backward")
+    line = _line(backward, where)
+    if backward is None:
+        text = {"en": f"scaler.step(optimizer) on line {where} ran before any scaled backward pass: "
+                      "there are no scaled gradients to unscale.",
+                "ja": f"{where} 行目の scaler.step(optimizer) が、スケールした損失の backward より前に"
+                      "実行されました。戻すべきスケール済みの勾配がありません。"}
+    else:
+        text = {"en": f"backward() on line {line} runs on the unscaled loss, so scaler.step() on line "
+                      f"{where} has no loss scale to undo (torch stops with \"_scale is None\").",
+                "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれているため、"
+                      f"{where} 行目の scaler.step() が戻すべきスケールがありません"
+                      "（torch は \"_scale is None\" で停止します）。"}
+    return Crash("backward-on-scaled-loss", text, line)
+
+
+def _no_inf_before_update(trace: Trace, static: StaticInfo, events: list[Event],
+                          where: int | None) -> Crash:
+    direct = [e for e in events if e["kind"] == "optimizer-step" and not e.get("via_scaler")]
+    if direct:
+        line = _line(direct[-1], where)
+        return Crash("step-through-scaler", {
+            "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are still "
+                  f"multiplied by the loss scale, and scaler.update() on line {where} then finds no "
+                  "step to account for.",
+            "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配は損失スケール"
+                  f"が掛かったままで、{where} 行目の scaler.update() は対応する step を見つけられません。"},
+            line)
+    step_line = static.first_line("step", in_loop=True)
+    return Crash("update-after-step", {
+        "en": f"scaler.update() on line {where} runs before scaler.step(optimizer)"
+              + (f" on line {step_line}" if step_line else "")
+              + ": update() adjusts the scale from what step() found, so it must come after it.",
+        "ja": f"{where} 行目の scaler.update() が scaler.step(optimizer)"
+              + (f"（{step_line} 行目）" if step_line else "")
+              + " より前に実行されています。update() は step() の結果からスケールを調整するため、"
+                "step() の後に呼ぶ必要があります。"}, where)
+
+
+def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+    steps = [e for e in events if e["kind"] == "scaler-step"]
+    batches_between = len(steps) >= 2 and any(
+        e["kind"] == "batch" and steps[-2]["seq"] < e["seq"] < steps[-1]["seq"] for e in events)
+    if len(steps) >= 2 and not batches_between:
+        first, second = _line(steps[-2], where), _line(steps[-1], where)
+        return Crash("step-through-scaler", {
+            "en": f"scaler.step(optimizer) runs twice in one iteration (lines {first} and {second}); "
+                  "the optimizer must step once per batch.",
+            "ja": f"1 回のイテレーションで scaler.step(optimizer) が 2 回実行されています"
+                  f"（{first} 行目と {second} 行目）。step はバッチごとに 1 回です。"}, second)
+    outside = static.find("update", in_loop=False)
+    if outside:
+        line = outside[0].line
+        return Crash("update-after-step", {
+            "en": f"scaler.update() on line {line} runs once, after the loop; the next "
+                  f"scaler.step() on line {where} then fails. Call update() in every iteration, "
+                  "right after scaler.step().",
+            "ja": f"{line} 行目の scaler.update() はループの後に 1 回だけ実行されるため、"
+                  f"{where} 行目の次の scaler.step() が失敗します。update() は毎イテレーション、"
+                  "scaler.step() の直後に呼びましょう。"}, line)
+    return Crash("update-after-step", {
+        "en": f"scaler.update() is never called after scaler.step(optimizer) on line {where}, "
+              "so the second iteration's step fails. Call scaler.update() right after every step.",
+        "ja": f"{where} 行目の scaler.step(optimizer) の後に scaler.update() が呼ばれていないため、"
+              "2 回目のイテレーションの step が失敗します。毎回 step の直後に scaler.update() を"
+              "呼びましょう。"}, where)
+
+
+def _no_inf_for_optimizer(trace: Trace, static: StaticInfo, events: list[Event],
+                          where: int | None) -> Crash:
+    backward = _last(events, "backward")
+    zero = _last(events, "zero-grad")
+    if backward is not None and zero is not None and zero["seq"] > backward["seq"]:
+        line = _line(zero, where)
+        return Crash("zero-grad-each-iteration", {
+            "en": f"zero_grad() on line {line} runs between backward() (line {backward.get('line')}) "
+                  f"and scaler.step() (line {where}): it deletes the gradients before the optimizer "
+                  "can use them.",
+            "ja": f"{line} 行目の zero_grad() が backward()（{backward.get('line')} 行目）と "
+                  f"scaler.step()（{where} 行目）の間で実行され、オプティマイザが使う前に勾配を"
+                  "消しています。"}, line)
+    return Crash("backward-on-scaled-loss", {
+        "en": f"scaler.step(optimizer) on line {where} found no gradients: call "
+              "scaler.scale(loss).backward() before it in every iteration.",
+        "ja": f"{where} 行目の scaler.step(optimizer) が勾配を見つけられませんでした。毎イテレーション、"
+              "その前に scaler.scale(loss).backward() を呼びましょう。"}, where)
+
+
+def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+    cast = _last(events, "model-cast")
+    line = _line(cast, static.first_line("half") or where)
+    return Crash("fp32-master-weights", {
+        "en": f"The model was converted to float16 (line {line}), so its gradients are float16 and "
+              "GradScaler refuses to unscale them. Keep the weights in float32.",
+        "ja": f"モデルが float16 に変換されている（{line} 行目）ため勾配も float16 になり、"
+              "GradScaler はスケールを戻せません。重みは float32 のままにしましょう。"}, line)
+
+
+def _double_unscale(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+    return Crash("unscale-before-clip", {
+        "en": f"scaler.unscale_(optimizer) on line {where} runs a second time before scaler.update(): "
+              "unscale once per step, after the backward pass and before clipping.",
+        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.update() の前に 2 回目の実行になって"
+              "います。unscale_ は step ごとに 1 回、backward の後・クリッピングの前に呼びます。"}, where)
+
+
+def _unscale_after_step(trace: Trace, static: StaticInfo, events: list[Event],
+                        where: int | None) -> Crash:
+    return Crash("unscale-before-clip", {
+        "en": f"scaler.unscale_(optimizer) on line {where} runs after scaler.step(optimizer): unscale "
+              "after the backward pass and before clipping, then step.",
+        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.step(optimizer) の後に実行されて"
+              "います。backward の後・クリッピングの前に unscale_ し、その後 step しましょう。"}, where)
+
+
+def _autocast_device(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+    return Crash("forward-in-autocast", {
+        "en": f"torch.autocast on line {where} needs the device type as a string, such as "
+              "device.type (\"cuda\" or \"cpu\"), not a torch.device.",
+        "ja": f"{where} 行目の torch.autocast にはデバイスの種類を文字列で渡します。torch.device では"
+              "なく device.type（\"cuda\" や \"cpu\"）を使いましょう。"}, where)
+
+
+_RULES = (
+    ("_scale is None", _scale_is_none),
+    ("No inf checks were recorded prior to update", _no_inf_before_update),
+    ("step() has already been called since the last update()", _stepped_twice),
+    ("No inf checks were recorded for this optimizer", _no_inf_for_optimizer),
+    ("Attempting to unscale FP16 gradients", _fp16_grads),
+    ("unscale_() has already been called on this optimizer", _double_unscale),
+    ("unscale_() is being called after step()", _unscale_after_step),
+    ("Expected `device_type` of type `str`", _autocast_device),
+    ("unsupported autocast device_type", _autocast_device),
+)

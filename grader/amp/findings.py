@@ -1,0 +1,96 @@
+"""What a check concludes (Finding), what it looks at (Context) and what the exercise expects (LoopSpec)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from grader.amp.crash import Crash
+from grader.amp.static import StaticInfo
+from grader.amp.texts import hint as default_hint
+from grader.amp.trace import Trace, Window
+
+Text = dict[str, str]
+Status = Literal["pass", "fail", "skip"]
+
+
+@dataclass(frozen=True)
+class LoopSpec:
+    """The protocol an exercise asks for."""
+
+    entry: str = "train_one_epoch"
+    accumulate: int = 1  # batches per optimizer step
+    require_scaler: bool = True  # False: BF16 may train without one (FP16 still needs it)
+    require_clip: bool = False
+    dtype: str | None = None  # an autocast dtype the exercise insists on
+
+
+@dataclass(frozen=True)
+class Finding:
+    slug: str
+    status: Status
+    message: Text | None = None
+    line: int | None = None
+    hint: Text | None = None
+
+    def enforce(self, lang: str = "en") -> None:
+        """Inside an exercise test: raise the learner-facing failure, skip, or return."""
+        from grader.testing import Feedback, localize
+
+        if self.status == "fail":
+            raise Feedback(self.message or {"en": "", "ja": ""}, line=self.line,
+                           hint=self.hint or default_hint(self.slug))
+        if self.status == "skip":
+            import pytest
+
+            pytest.skip(localize(self.message, lang))
+
+
+def passed(slug: str) -> Finding:
+    return Finding(slug, "pass")
+
+
+def failed(slug: str, message: Text, line: int | None, hint: Text | None = None) -> Finding:
+    return Finding(slug, "fail", message, line, hint)
+
+
+def skipped(slug: str, message: Text) -> Finding:
+    return Finding(slug, "skip", message)
+
+
+@dataclass
+class Context:
+    """Everything a check may look at; checks are pure functions of it."""
+
+    trace: Trace
+    static: StaticInfo
+    spec: LoopSpec
+    crash: Crash | None = None
+    reference: dict[str, Any] | None = None
+    advice: list[Text] = field(default_factory=list)
+
+    @property
+    def windows_done(self) -> list[Window]:
+        """Step windows that ran to their end: the one a crash cut short proves nothing missing."""
+        windows = [w for w in self.trace.windows if len(w.iterations) == self.spec.accumulate]
+        if self.trace.raised and windows and windows[-1].index == len(self.trace.windows) - 1:
+            windows = windows[:-1]
+        return windows
+
+    def stopped(self, slug: str) -> Finding:
+        """A skip that says why: the learner's function stopped before the check could see enough."""
+        error = self.trace.error or {}
+        kind, line = error.get("type", "an error"), error.get("line")
+        where_en = f" on line {line}" if line else ""
+        where_ja = f"（{line} 行目）" if line else ""
+        return skipped(slug, {
+            "en": f"Not checked: your function stopped with {kind}{where_en} before this could be seen.",
+            "ja": f"未確認: この点を確認する前に、関数が {kind} で停止しました{where_ja}。"})
+
+    def advise(self, text: Text) -> None:
+        if text not in self.advice:
+            self.advice.append(text)
+
+    @property
+    def def_line(self) -> int | None:
+        return self.static.defs.get(self.spec.entry)

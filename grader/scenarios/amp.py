@@ -1,0 +1,98 @@
+"""AMP scenarios: run the learner's training function under the tracer and report the trace as data.
+
+Runs in the learner's process (trusted fixture code next to untrusted code). On a machine
+without CUDA the learner still gets a "GPU-style" run: the device is the CPU, the scaler an
+enabled GradScaler("cpu"), and "cuda" autocast/scaler/.to("cuda") requests are mapped to the
+CPU while the trace keeps what the learner asked for.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import torch
+
+from grader.amp.loader import TracedLoader
+from grader.amp.tracer import Tracer
+from grader.learner_errors import describe_exception
+from grader.scenarios import scenario
+from grader.scenarios.training import build_setup
+
+MAX_BATCHES, MAX_BATCH_SIZE = 64, 64  # params come from trusted tests, but keep runs small
+RETURN_NUMEL_CAP = 16
+
+
+def physical_device(request: str) -> torch.device:
+    """CUDA when asked for (or "auto") and present; otherwise the CPU stands in for it."""
+    if request in ("cuda", "auto") and torch.cuda.is_available():
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+def _returned(value: Any) -> tuple[Any, str]:
+    """The learner's return value as data, and its type name (for 'returned a list' feedback)."""
+    kind = type(value).__name__
+    if value is None or isinstance(value, (bool, int, float)):
+        return value, kind
+    if isinstance(value, torch.Tensor) and value.numel() <= RETURN_NUMEL_CAP:
+        return value.detach().float().cpu(), kind
+    return None, kind
+
+
+def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
+    """Build the setup, call the learner's entry function under the tracer, return the trace."""
+    request = str(params.get("device", "cuda"))
+    device = physical_device(request)
+    batches = max(1, min(int(params.get("batches", 6)), MAX_BATCHES))
+    batch_size = max(1, min(int(params.get("batch_size", 8)), MAX_BATCH_SIZE))
+    setup = build_setup({**params, "device": device.type, "batches": batches,
+                         "batch_size": batch_size})
+    loader = TracedLoader(setup.loader.dataset, batch_size=batch_size)
+    entry = str(params.get("entry", "train_one_epoch"))
+    args: list[Any] = [setup.model, loader, setup.optimizer, setup.criterion]
+    if params.get("scaler", True):
+        args.append(setup.scaler)
+    args.append(setup.device)
+    kwargs = dict(params.get("kwargs") or {})
+
+    function = getattr(submission, entry, None)
+    result: dict[str, Any] = {"returned": None, "returned_type": "NoneType", "error": None}
+    with Tracer(model=setup.model, criterion=setup.criterion,
+                namespace=getattr(submission, "__dict__", None)) as tracer:
+        tracer.provide(scaler=setup.scaler, optimizer=setup.optimizer)
+        if not callable(function):
+            result["error"] = {"kind": "missing", "type": "AttributeError", "line": None,
+                               "message": f"{entry} is not defined", "traceback": ""}
+        else:
+            try:
+                result["returned"], result["returned_type"] = _returned(function(*args, **kwargs))
+            except MemoryError:
+                raise  # the runner turns this into a whole-run memory error
+            except BaseException as exc:  # noqa: BLE001 -- the mistake is data for the checks
+                result["error"] = describe_exception(exc)
+    result.update({
+        "events": tracer.events,
+        "truncated": tracer.log.truncated,
+        "provided": dict(tracer.provided),
+        "batches": len(loader),
+        "losses": list(setup.criterion.values),
+        "state": {k: v.detach().float().cpu() for k, v in setup.model.state_dict().items()},
+        "param_dtypes": sorted({str(p.dtype).removeprefix("torch.")
+                                for p in setup.model.parameters()}),
+        "device": {"requested": request, "used": device.type,
+                   "mapped": request in ("cuda", "auto") and device.type == "cpu"},
+    })
+    return result
+
+
+@scenario("amp.train_one_epoch")
+def train_one_epoch(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
+    """The learner's train_one_epoch(model, loader, optimizer, criterion, scaler, device)."""
+    return run_traced(submission, params)
+
+
+@scenario("amp.train_bf16")
+def train_bf16(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
+    """A BF16 loop: train_one_epoch(model, loader, optimizer, criterion, device), no scaler."""
+    return run_traced(submission, {**params, "scaler": False})
