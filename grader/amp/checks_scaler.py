@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.amp.findings import Context, Finding, failed, passed
+from grader.amp.findings import Context, Finding, failed, passed, skipped
 
 SLUG_SCALED = "backward-on-scaled-loss"
 SLUG_STEP = "step-through-scaler"
@@ -142,6 +142,10 @@ def update_after_step(ctx: Context) -> Finding:
         return _missing_update(ctx, trace.of("scaler-step")[-1].get("line"))
     if not ctx.windows_done and trace.raised:
         return ctx.stopped(SLUG_UPDATE)
+    if not trace.of("scaler-step", "scaler-update"):
+        return skipped(SLUG_UPDATE, {
+            "en": "Not checked: the optimizer never steps through the scaler (see the step check).",
+            "ja": "未確認: オプティマイザが scaler 経由で step していません（step のチェックを参照）。"})
     return passed(SLUG_UPDATE)
 
 
