@@ -1,0 +1,49 @@
+"""Every exercise folder in the repository passes the instructor check: schema, solution passes, starter fails."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.loader import load_exercises
+from grader.validate import check_exercise, validate_all
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+FOUND = load_exercises(EXERCISES)
+
+
+def test_no_folder_is_broken() -> None:
+    assert not FOUND.errors, [str(error) for error in FOUND.errors]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id", sorted(FOUND.exercises))
+def test_exercise_folder_is_valid(exercise_id: str) -> None:
+    report = check_exercise(FOUND.exercises[exercise_id], sandbox="local")
+    assert report.ok, report.problems
+
+
+def test_validate_reports_broken_folders_and_exit_code(tmp_path: Path) -> None:
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "exercise.toml").write_text('id = "broken"\nlesson = "three"\n')
+    reports = list(validate_all(tmp_path))
+    assert len(reports) == 1 and not reports[0].ok
+    assert any("field 'lesson'" in problem for problem in reports[0].problems)
+    completed = subprocess.run([sys.executable, "-m", "grader", "validate", str(tmp_path)],
+                               capture_output=True, text=True, check=False)
+    assert completed.returncode == 1
+    assert "FAIL broken" in completed.stdout and "field 'lesson'" in completed.stdout
+
+
+def test_validate_flags_a_solution_that_fails(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "amp-train-one-epoch"
+    shutil.copytree(EXERCISES / "amp-train-one-epoch", folder)
+    (folder / "solution.py").write_text((folder / "starter.py").read_text())
+    report = check_exercise(load_exercises(tmp_path).exercises["amp-train-one-epoch"], "local")
+    assert not report.ok
+    assert any("solution.py must pass" in problem for problem in report.problems)
