@@ -28,6 +28,16 @@ def _rendered(exercise: Exercise, stem: str, lang: str) -> str:
     return render_cache().get(path).html if path else ""
 
 
+def _without_leading_heading(html: str) -> str:
+    """The page shows the title from exercise.toml; a prompt's own top heading would repeat it."""
+    stripped = html.lstrip()
+    if stripped.startswith("<h1>"):
+        end = stripped.find("</h1>")
+        if end != -1:
+            return stripped[end + len("</h1>"):].lstrip()
+    return html
+
+
 @bp.get("/exercises/<exercise_id>")
 def show(exercise_id: str) -> str:
     exercise = exercise_catalog().get(exercise_id)
@@ -44,7 +54,7 @@ def show(exercise_id: str) -> str:
         "exercise.html",
         exercise=exercise,
         title=exercise.config.title.get(lang),
-        prompt_html=_rendered(exercise, "prompt", lang),
+        prompt_html=_without_leading_heading(_rendered(exercise, "prompt", lang)),
         hints_html=_rendered(exercise, "hints", lang),
         lesson=lesson,
         before=siblings[at - 1] if at > 0 else None,

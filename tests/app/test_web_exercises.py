@@ -10,7 +10,8 @@ def test_exercise_page_shows_prompt_and_starter(client):
     response = client.get("/exercises/add-numbers")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert "<h1>Exercise add-numbers</h1>" in html
+    assert "<h1>Exercise add-numbers</h1>" in html  # the title from exercise.toml
+    assert "Adding numbers" not in html  # the prompt's own top heading would repeat it
     assert "Write <code>add(a, b)</code>." in html
     assert "&lt;b&gt;not bold&lt;/b&gt;" in html  # raw HTML in a prompt stays text
     assert '<span class="n">add</span>' in html  # highlighted code block

@@ -83,7 +83,7 @@ def _exercise(root: Path, ex_id: str, *, lesson: int, order: int, kind: str = "c
         id=ex_id, lesson=lesson, order=order, kind=kind, entry=entry,
         title=f"Exercise {ex_id}", title_ja=f"演習 {ex_id}"), encoding="utf-8")
     (folder / "prompt.md").write_text(
-        "Write `add(a, b)`.\n\n<b>not bold</b>\n\n```python\nadd(2, 3)  # 5\n```\n", encoding="utf-8")
+        "# Adding numbers\n\nWrite `add(a, b)`.\n\n<b>not bold</b>\n\n```python\nadd(2, 3)  # 5\n```\n", encoding="utf-8")
     (folder / "prompt.ja.md").write_text("`add(a, b)` を書きましょう。\n", encoding="utf-8")
     (folder / "hints.md").write_text("Use the `+` operator.\n", encoding="utf-8")
     if kind == "quiz":

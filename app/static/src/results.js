@@ -1,0 +1,88 @@
+// Shows a results document as DOM nodes. Every learner-derived string goes through
+// textContent, never innerHTML: output and messages may contain anything.
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function lineButton(line, strings, onLine) {
+  const button = el("button", "line-link", `${strings.line} ${line}`);
+  button.type = "button";
+  button.addEventListener("click", () => onLine(line));
+  return button;
+}
+
+function verdict(result, strings) {
+  const status = ["pass", "fail", "error"].includes(result.status) ? result.status : "error";
+  const box = el("p", `verdict ${status}`, strings[`verdict_${status}`]);
+  box.dataset.status = status;
+  if (status !== "error" && typeof result.score === "number") {
+    box.append(el("span", "score", `${strings.score}: ${Math.round(result.score * 100)}%`));
+  }
+  return box;
+}
+
+function errorDetail(result, strings, onLine) {
+  const box = el("div", "error-box");
+  box.append(el("h3", null, strings[`error_${result.error_kind}`] || strings.error));
+  if (result.message) box.append(el("div", "error-detail", result.message));
+  if (Number.isInteger(result.line)) box.append(lineButton(result.line, strings, onLine));
+  return box;
+}
+
+function testItem(test, strings, onLine) {
+  const status = ["pass", "fail", "error", "skip"].includes(test.status) ? test.status : "error";
+  const item = el("li", `test ${status}`);
+  item.dataset.check = test.check || "";
+  const head = el("div", "test-head");
+  head.append(el("span", "test-title", test.title || test.name));
+  if (Number.isInteger(test.line) && status !== "pass") head.append(lineButton(test.line, strings, onLine));
+  head.append(el("span", `badge ${status}`, strings[status]));
+  item.append(head);
+  if (test.message) item.append(el("p", "test-message", test.message));
+  if (test.hint && status !== "pass") {
+    const hint = el("p", "test-hint");
+    hint.append(el("strong", null, `${strings.hint}: `), document.createTextNode(test.hint));
+    item.append(hint);
+  }
+  return item;
+}
+
+// Returns the learner's lines that failing checks or the error point at.
+export function failingLinesOf(result) {
+  const lines = [];
+  if (Number.isInteger(result.line)) lines.push(result.line);
+  for (const test of result.tests || []) {
+    if ((test.status === "fail" || test.status === "error") && Number.isInteger(test.line)) lines.push(test.line);
+  }
+  return lines;
+}
+
+export function showResult(container, result, strings, onLine) {
+  container.replaceChildren(verdict(result, strings));
+  if (result.status === "error") container.append(errorDetail(result, strings, onLine));
+  const tests = result.tests || [];
+  if (tests.length) {
+    const list = el("ol", "test-list");
+    for (const test of tests) list.append(testItem(test, strings, onLine));
+    container.append(list);
+  }
+  if (Array.isArray(result.advice) && result.advice.length) {
+    container.append(el("h3", null, strings.advice));
+    const list = el("ul", "advice");
+    for (const note of result.advice) list.append(el("li", null, note));
+    container.append(list);
+  }
+  if (result.output) {
+    const details = el("details", "output");
+    details.append(el("summary", null, strings.output), el("pre", null, result.output));
+    container.append(details);
+  }
+}
+
+export function showProblem(container, message) {
+  container.replaceChildren(el("p", "verdict error", message));
+}

@@ -1,0 +1,58 @@
+"""A learner's path in a real browser: lesson 3, the AMP exercise, a passing and a failing submission."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.loader import load_exercises
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOT = REPO / "docs" / "screenshot-exercise.png"
+EXERCISE = "amp-train-one-epoch"
+GRADING_TIMEOUT_MS = 180_000  # grading imports torch in a child process: seconds, not minutes
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_submit_solution_then_starter(browser, live_server):
+    exercise = load_exercises(REPO / "exercises").exercises.get(EXERCISE)
+    if exercise is None:
+        pytest.skip(f"browser test skipped: exercises/{EXERCISE} is missing")
+    solution = exercise.solution_path.read_text(encoding="utf-8")
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())  # the reset confirmation
+
+    page.goto(live_server + "/")
+    page.locator("a[href^='/lessons/03-']").first.click()
+    page.locator(f"a[href='/exercises/{EXERCISE}']").first.click()
+    page.wait_for_selector(".cm-editor .cm-content")
+    assert page.evaluate("window.laipEditor.getCode()") == exercise.starter
+
+    page.evaluate("code => window.laipEditor.setCode(code)", solution)
+    page.get_by_role("button", name="Submit").click()
+    page.wait_for_selector(".verdict.pass", timeout=GRADING_TIMEOUT_MS)
+    assert page.locator("#progress").get_attribute("data-status") == "done"
+    assert page.locator(".test.fail, .test.error").count() == 0
+    assert page.locator(".test.pass").count() >= 1
+
+    page.get_by_role("button", name="Reset to starter").click()
+    assert page.evaluate("window.laipEditor.getCode()") == exercise.starter
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+Enter")  # the shortcut submits too
+    page.wait_for_selector(".verdict.fail, .verdict.error", timeout=GRADING_TIMEOUT_MS)
+    failing = page.locator(".test.fail")
+    assert failing.count() >= 1
+    assert failing.first.locator(".test-message").inner_text().strip()
+    assert page.locator(".cm-failing-line").count() >= 1
+
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    assert problems == []  # no script errors, no CSP violations
+    context.close()
