@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import pwd
 import select
 import signal
 import subprocess
@@ -74,7 +75,7 @@ class Learner:
         self._process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=(to_child_r, from_child_w), cwd=self.workdir, env=env,
-            start_new_session=True, user=self.runner_user,
+            start_new_session=True, **self._user_args(),
         )
         os.close(to_child_r)
         os.close(from_child_w)
@@ -82,6 +83,17 @@ class Learner:
         self._ready = False
         self._reader = threading.Thread(target=self._drain_output, daemon=True)
         self._reader.start()
+
+    def _user_args(self) -> dict[str, Any]:
+        """Popen arguments that run the learner as runner_user (the docker sandbox's `learner`)."""
+        if self.runner_user is None:
+            return {}
+        account = pwd.getpwnam(self.runner_user)
+        # The runner's own uid must reach its working directory (sticky, like /tmp) and
+        # read its code; it gets its own group and no supplementary ones, never ours.
+        os.chmod(self.workdir, 0o1777)  # noqa: S103 -- sticky; the harness keeps nothing here
+        os.chmod(self.submission, 0o644)
+        return {"user": account.pw_uid, "group": account.pw_gid, "extra_groups": []}
 
     def load(self) -> bool:
         """Import the submission; False (with load_error set) when it does not import."""

@@ -138,8 +138,8 @@ class DockerSandbox:
         limits = job.exercise.config.limits
         job_id = uuid.uuid4().hex[:16]
         wall = wall_limit_s(limits)
-        kwargs = container_kwargs(limits, job_id=job_id, deadline=time.time() + wall,
-                                  lang=job.lang)
+        kwargs = container_kwargs(limits, exercise_id=job.exercise.id, job_id=job_id,
+                                  deadline=time.time() + wall, lang=job.lang)
         if gpu is not None:
             kwargs["device_requests"] = [device_request(gpu)]
         container = None

@@ -52,16 +52,18 @@ def _exercise_files(folder: Path) -> Iterable[tuple[str, Path | None]]:
 
 
 def job_archive(exercise_dir: Path, code: str) -> bytes:
-    """The tar put into /grading: exercise/ for grader's eyes only, the submission, out/.
+    """The tar put into /grading: exercises/<id>/ for grader's eyes only, the submission, out/.
 
     Owners and modes are set here, not taken from the host, because the engine unpacks
     as root and the host's uids mean nothing inside the image.
     """
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        _add(tar, "exercise", mode=0o700)
+        # The loader wants the folder named after the exercise id.
+        _add(tar, "exercises", mode=0o700)
+        _add(tar, f"exercises/{exercise_dir.name}", mode=0o700)
         for name, path in _exercise_files(exercise_dir):
-            target = f"exercise/{name}"
+            target = f"exercises/{exercise_dir.name}/{name}"
             if path is None:
                 _add(tar, target, mode=0o700)
             else:

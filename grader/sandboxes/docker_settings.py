@@ -62,14 +62,14 @@ def wall_limit_s(limits: Limits) -> float:
     return limits.time_s + HARNESS_SLACK_S + START_SLACK_S
 
 
-def harness_command(lang: str) -> list[str]:
+def harness_command(exercise_id: str, lang: str) -> list[str]:
     return ["python3", "-m", "grader.sandboxes.docker_entry", "harness",
-            f"{GRADING_DIR}/exercise", f"{GRADING_DIR}/submission.py",
+            f"{GRADING_DIR}/exercises/{exercise_id}", f"{GRADING_DIR}/submission.py",
             "--results", RESULTS_PATH, "--lang", lang, "--runner-user", RUNNER_USER]
 
 
-def container_kwargs(limits: Limits, *, job_id: str, deadline: float, lang: str,
-                     caps: Caps | None = None) -> dict[str, Any]:
+def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline: float,
+                     lang: str, caps: Caps | None = None) -> dict[str, Any]:
     """Keyword arguments for `client.containers.create` (without the GPU request)."""
     caps = caps or Caps.from_env()
     memory_mb = min(limits.memory_mb + HARNESS_MEMORY_MB + caps.shm_mb + caps.tmp_mb,
@@ -78,7 +78,7 @@ def container_kwargs(limits: Limits, *, job_id: str, deadline: float, lang: str,
 
     return {
         "image": image_name(),
-        "command": harness_command(lang),
+        "command": harness_command(exercise_id, lang),
         "name": f"learnai-{job_id}",
         "labels": {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline))},
         # Root only to start: docker_entry drops to `grader` before any grading code runs.
