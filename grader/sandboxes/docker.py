@@ -14,13 +14,9 @@ from grader.results import error_result
 from grader.sandboxes.base import Job
 from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
 from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
+from grader.sandboxes.docker_image import image_name, image_state
 from grader.sandboxes.docker_janitor import sweep
-from grader.sandboxes.docker_settings import (
-    RESULTS_PATH,
-    container_kwargs,
-    image_name,
-    wall_limit_s,
-)
+from grader.sandboxes.docker_settings import RESULTS_PATH, container_kwargs, wall_limit_s
 
 log = logging.getLogger(__name__)
 AVAILABLE_TTL_S = 30.0  # how long docker_available() trusts its last answer
@@ -91,10 +87,13 @@ def docker_available() -> bool:
 
         client = docker.from_env(timeout=3)
         try:
-            client.images.get(image_name())
-            answer = True
+            state = image_state(client)
         finally:
             client.close()
+        if state == "stale":
+            log.warning("sandbox image %s was built from other grader code; "
+                        "run `make sandbox-image`", image_name())
+        answer = state != "missing"
     except Exception:  # noqa: BLE001 -- no SDK, no socket, no image: all mean "not here"
         answer = False
     _available = (time.monotonic(), answer)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.sandboxes.base import HARNESS_SLACK_S
+from grader.sandboxes.docker_image import image_name
 from grader.schema import Limits
 
-IMAGE = "learnai-sandbox:latest"
 LABEL_JOB = "learnai.job"
 LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may remove it
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
@@ -51,10 +51,6 @@ class Caps:
             tmp_mb=int(_env_float("GRADER_DOCKER_TMP_MB", cls.tmp_mb)),
             shm_mb=int(_env_float("GRADER_DOCKER_SHM_MB", cls.shm_mb)),
         )
-
-
-def image_name() -> str:
-    return os.environ.get("GRADER_SANDBOX_IMAGE", IMAGE)
 
 
 def wall_limit_s(limits: Limits) -> float:
