@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SECRET_FILE = "secret_key"
+SECRET_FILE = "secret_key"  # noqa: S105 -- a file name, not a secret
 MAX_CODE_BYTES = 64 * 1024
 # A JSON body may escape every character of 64 KB of code as \uXXXX (6 bytes each);
 # bodies above this are refused by werkzeug before they are read.

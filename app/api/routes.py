@@ -31,7 +31,9 @@ class BadSubmission(Exception):
 
 def _read_body() -> dict[str, Any]:
     if not request.is_json:
-        raise BadSubmission(400, "not_json", _("Send the code as JSON (Content-Type: application/json)."))
+        raise BadSubmission(
+            400, "not_json", _("Send the code as JSON (Content-Type: application/json).")
+        )
     try:
         text = request.get_data(cache=False).decode("utf-8")
     except UnicodeDecodeError:
@@ -75,7 +77,8 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
     if exercise is None:
         return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
     if exercise.config.kind != "code":
-        return json_error(400, "not_gradable", _("This exercise is a quiz; it takes answers, not code."))
+        message = _("This exercise is a quiz; it takes answers, not code.")
+        return json_error(400, "not_gradable", message)
     try:
         body = _read_body()
         code, lang = _read_code(body), _read_lang(body)
@@ -91,7 +94,8 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
         log.exception("could not enqueue submission %s", submission.id)
         db.session.delete(submission)
         db.session.commit()
-        return json_error(503, "queue_unavailable", _("Grading is unavailable right now. Please try again."))
+        message = _("Grading is unavailable right now. Please try again.")
+        return json_error(503, "queue_unavailable", message)
     response = jsonify({"id": submission.id, "status": "queued"})
     response.headers["Location"] = url_for("api.submission", submission_id=submission.id)
     return response, 202

@@ -1,4 +1,4 @@
-"""Writes app/static/css/pygments.css, the colours of highlighted code: python -m app.content.pygments_css."""
+"""Writes app/static/css/pygments.css: python -m app.content.pygments_css."""
 
 from __future__ import annotations
 

@@ -12,22 +12,26 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from web_content import write_exercises, write_lessons
 
 from app import create_app
 from app.extensions import db
 from grader.loader import Exercise
 from grader.results import TestResult, summarize
-from web_content import write_exercises, write_lessons
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
 
 
-def keyword_grader(exercise: Exercise, code: str, *, lang: str = "en", sandbox: str = "auto") -> dict[str, Any]:
+def keyword_grader(
+    exercise: Exercise, code: str, *, lang: str = "en", sandbox: str = "auto"
+) -> dict[str, Any]:
     """A stand-in for grader.api.grade_code in queue tests: passes code that returns a + b."""
     ok = "return a + b" in code
-    message = "" if ok else ("add() は a + b を返していません。" if lang == "ja" else "add() does not return a + b.")
+    wrong = "add() は a + b を返していません。" if lang == "ja" else "add() does not return a + b."
+    message = "" if ok else wrong
     test = TestResult(
-        name="test_add", check="returns-sum", title="Returns the sum", status="pass" if ok else "fail",
+        name="test_add", check="returns-sum", title="Returns the sum",
+        status="pass" if ok else "fail",
         message=message, hint="" if ok else "Use +.", line=None if ok else 2,
         points=1 if ok else 0, max_points=1,
     )

@@ -31,7 +31,8 @@ def test_submit_then_poll_until_graded(client):
 
 
 def test_failing_code_gets_feedback_in_the_chosen_language(client):
-    body = client.post(URL, json={"code": "def add(a, b):\n    return a - b\n", "lang": "ja"}).get_json()
+    wrong = "def add(a, b):\n    return a - b\n"
+    body = client.post(URL, json={"code": wrong, "lang": "ja"}).get_json()
     result = wait_for_done(client, body["id"])["result"]
     assert result["status"] == "fail"
     assert result["tests"][0]["message"] == "add() は a + b を返していません。"

@@ -1,4 +1,4 @@
-"""The in-process queue and worker: results stored, failures contained, unfinished work recovered."""
+"""The in-process queue and worker: results stored, failures contained, lost work recovered."""
 
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ def test_lesson_links_its_exercises_sorted_by_order(client):
     first, second, quiz = (html.index(f'/exercises/{name}"') for name in
                            ("add-numbers", "add-again", "pick-a-dtype"))
     assert first < second < quiz
-    assert "This lesson has no exercises yet." in client.get("/lessons/02-tensors/").get_data(as_text=True)
+    empty = client.get("/lessons/02-tensors/").get_data(as_text=True)
+    assert "This lesson has no exercises yet." in empty
 
 
 def test_previous_and_next_links(client):
@@ -100,3 +101,9 @@ def test_security_headers(client):
     policy = response.headers["Content-Security-Policy"]
     assert "script-src 'self';" in policy
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_committed_pygments_stylesheet_is_current():
+    from app.content.pygments_css import TARGET, stylesheet
+
+    assert TARGET.read_text(encoding="utf-8") == stylesheet()

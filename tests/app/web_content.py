@@ -40,7 +40,10 @@ summary: 日本語の要約です。
 日本語の本文です。
 """
 
-SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+    '<rect width="10" height="10"/></svg>'
+)
 
 LESSONS = [
     (1, "python-basics", "Python basics", "Pythonの基本"),
@@ -82,16 +85,20 @@ def _exercise(root: Path, ex_id: str, *, lesson: int, order: int, kind: str = "c
     (folder / "exercise.toml").write_text(EXERCISE_TOML.format(
         id=ex_id, lesson=lesson, order=order, kind=kind, entry=entry,
         title=f"Exercise {ex_id}", title_ja=f"演習 {ex_id}"), encoding="utf-8")
-    (folder / "prompt.md").write_text(
-        "# Adding numbers\n\nWrite `add(a, b)`.\n\n<b>not bold</b>\n\n```python\nadd(2, 3)  # 5\n```\n", encoding="utf-8")
-    (folder / "prompt.ja.md").write_text("`add(a, b)` を書きましょう。\n", encoding="utf-8")
-    (folder / "hints.md").write_text("Use the `+` operator.\n", encoding="utf-8")
+    files = {
+        "prompt.md": "# Adding numbers\n\nWrite `add(a, b)`.\n\n<b>not bold</b>\n\n"
+                     "```python\nadd(2, 3)  # 5\n```\n",
+        "prompt.ja.md": "`add(a, b)` を書きましょう。\n",
+        "hints.md": "Use the `+` operator.\n",
+    }
     if kind == "quiz":
-        (folder / "quiz.toml").write_text("[[questions]]\n", encoding="utf-8")
+        files["quiz.toml"] = "[[questions]]\n"
     else:
-        (folder / "starter.py").write_text("def add(a, b):\n    pass  # <your code>\n", encoding="utf-8")
-        (folder / "solution.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
-        (folder / "tests" / "test_add.py").write_text("def test_add():\n    pass\n", encoding="utf-8")
+        files["starter.py"] = "def add(a, b):\n    pass  # <your code>\n"
+        files["solution.py"] = "def add(a, b):\n    return a + b\n"
+        files["tests/test_add.py"] = "def test_add():\n    pass\n"
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
     return folder
 
 

@@ -1,4 +1,4 @@
-"""A learner's path in a real browser: lesson 3, the AMP exercise, a passing and a failing submission."""
+"""A learner's path in a real browser: lesson 3, the AMP exercise, a pass then a fail."""
 
 from __future__ import annotations
 
