@@ -1,0 +1,31 @@
+# expect-status: pass
+# expect-output: workers ok
+"""Control: a DataLoader with two worker processes (fork, /dev/shm) works in the sandbox."""
+import torch as _torch
+from torch.utils.data import DataLoader, TensorDataset
+
+_data = TensorDataset(_torch.arange(64.0).reshape(32, 2), _torch.arange(32.0))
+_seen = sum(len(batch[0]) for batch in DataLoader(_data, batch_size=4, num_workers=2))
+print("workers ok", _seen)
+
+import torch  # noqa: E402 -- the solution, pasted whole
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device) -> float:
+    """One epoch of mixed-precision training over `loader`; returns the mean loss over batches."""
+    model.train()
+    # float16 on CUDA (needs the scaler); bfloat16 on CPU, the only CPU autocast type before 2.x.
+    amp_dtype = torch.float16 if device.type == "cuda" else torch.bfloat16
+    total, batches = 0.0, 0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=device.type, dtype=amp_dtype):
+            outputs = model(inputs)
+            loss = criterion(outputs, targets)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+        batches += 1
+    return total / max(batches, 1)

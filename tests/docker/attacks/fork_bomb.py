@@ -1,0 +1,11 @@
+# expect-status: error
+# expect-error-kind: timeout
+# expect-next-job: yes
+"""Fork bomb at import: every process forks forever; pids_limit and RLIMIT_NPROC hold it."""
+import os
+
+while True:
+    try:
+        os.fork()
+    except OSError:
+        pass

@@ -1,0 +1,58 @@
+"""Adversarial submissions against the docker sandbox: each gets its real verdict, in time, with no residue."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.loader import Exercise
+from grader.sandboxes.base import Job
+from grader.sandboxes.docker import DockerSandbox
+from grader.sandboxes.docker_settings import wall_limit_s
+
+ATTACKS = Path(__file__).parent / "attacks"
+CASES = sorted(p.stem for p in ATTACKS.glob("*.py"))
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
+
+
+def expectations(path: Path) -> dict[str, str]:
+    """The `# expect-KEY: value` header lines of an attack file."""
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("# expect-"):
+            break
+        key, _, value = line[len("# expect-"):].partition(":")
+        found[key.strip()] = value.strip()
+    return found
+
+
+def grade(exercise: Exercise, code: str) -> tuple[dict[str, Any], float]:
+    started = time.monotonic()
+    doc = DockerSandbox().run(Job(exercise=exercise, code=code))
+    return doc, time.monotonic() - started
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_attack(case: str, flagship: Exercise, no_residue: None) -> None:
+    path = ATTACKS / f"{case}.py"
+    expect = expectations(path)
+    doc, elapsed = grade(flagship, path.read_text(encoding="utf-8"))
+    seen = doc["message"] + doc["output"]
+
+    assert doc["status"] == expect["status"], (doc["status"], doc["error_kind"], seen[-2000:])
+    assert doc["error_kind"] == expect.get("error-kind"), (doc["error_kind"], seen[-2000:])
+    assert "ESCAPED" not in seen, seen[-2000:]
+    if "output" in expect:  # the attack ran and reported its own failure
+        assert expect["output"] in doc["output"], doc["output"][-2000:]
+    if doc["status"] == "error":
+        assert doc["message"], "an error always tells the learner what happened"
+    # Bounded by the job's own limit, never by the backstop kill alone.
+    assert elapsed < wall_limit_s(flagship.config.limits), elapsed
+
+    if expect.get("next-job") == "yes":
+        honest = (ATTACKS / "control_honest_right.py").read_text(encoding="utf-8")
+        after, _ = grade(flagship, honest)
+        assert after["status"] == "pass", after["message"][-2000:]
