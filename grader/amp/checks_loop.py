@@ -25,6 +25,7 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
         return ctx.stopped(SLUG_ZERO) if trace.raised else skipped(SLUG_ZERO, {
             "en": "Not checked: your function never calls backward().",
             "ja": "未確認: 関数が backward() を一度も呼んでいません。"})
+    previous: Window | None = None
     for window in trace.windows:
         backwards, steps = window.of("backward"), _step_events(window)
         if backwards and steps:
@@ -39,8 +40,12 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
                     "ja": f"{line} 行目の zero_grad() が backward()（{backwards[-1].get('line')} 行目）"
                           f"と step（{steps[0].get('line')} 行目）の間で実行され、使われる前に勾配を"
                           "消しています。"}, line)
+        # Stale gradients are this check's mistake only when the previous window did step:
+        # a loop that skips steps keeps its gradients on purpose (the step check says so).
+        stepped_before = previous is None or bool(_step_events(previous))
+        previous = window
         for position, backward in enumerate(backwards):
-            if position == 0 and not backward.get("grads_clean"):
+            if position == 0 and not backward.get("grads_clean") and stepped_before:
                 return _stale_gradients(ctx, backward, window.index)
             if position > 0 and backward.get("grads_clean") and ctx.spec.accumulate > 1:
                 zero = [z for z in window.of("zero-grad") if z["seq"] < backward["seq"]]

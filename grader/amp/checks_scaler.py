@@ -102,7 +102,8 @@ def step_through_scaler(ctx: Context) -> Finding:
             ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
     if ctx.spec.accumulate == 1:
         for window in ctx.windows_done:
-            if not window.of("scaler-step"):
+            # A batch skipped outright is trains-every-batch's finding, not a missing step.
+            if window.of("backward") and not window.of("scaler-step"):
                 line = window.iterations[0].line
                 return failed(SLUG_STEP, {
                     "en": f"Iteration {window.index + 1} (the loop on line {line}) never steps the "

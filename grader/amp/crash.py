@@ -54,10 +54,10 @@ def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event], where:
                 "ja": f"{where} 行目の scaler.step(optimizer) が、スケールした損失の backward より前に"
                       "実行されました。戻すべきスケール済みの勾配がありません。"}
     else:
-        text = {"en": f"backward() on line {line} runs on the unscaled loss, so scaler.step() on line "
-                      f"{where} has no loss scale to undo (torch stops with \"_scale is None\").",
+        text = {"en": f"backward() on line {line} runs on the unscaled loss, so the scaler call on "
+                      f"line {where} has no loss scale to undo (torch stops with \"_scale is None\").",
                 "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれているため、"
-                      f"{where} 行目の scaler.step() が戻すべきスケールがありません"
+                      f"{where} 行目の scaler の呼び出しが戻すべきスケールがありません"
                       "（torch は \"_scale is None\" で停止します）。"}
     return Crash("backward-on-scaled-loss", text, line)
 

@@ -1,0 +1,71 @@
+"""Grade AMP corpus submissions end to end (local sandbox) and report seconds per submission.
+
+    .venv/bin/python bench/grade_speed.py [-n 10] [--exercise amp-train-one-epoch] [--jobs 1] [-v]
+
+Prints one line per submission (verdict, failing checks, seconds) and the median and p90;
+the target is a median of at most 3 s on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "amp")]
+
+from corpus_cases import EXERCISES, Case, cases, failing_checks  # noqa: E402
+
+from grader.api import grade_code  # noqa: E402
+from grader.loader import load_exercise  # noqa: E402
+
+
+def grade(case: Case) -> tuple[Case, dict, float]:
+    exercise = load_exercise(EXERCISES / case.exercise)
+    start = time.perf_counter()
+    doc = grade_code(exercise, case.code, sandbox="local")
+    return case, doc, time.perf_counter() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=10, help="submissions to grade (0: all)")
+    parser.add_argument("--exercise", default=None, help="only this exercise's corpus")
+    parser.add_argument("--jobs", type=int, default=1, help="gradings at once (1 measures latency)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each failing message")
+    options = parser.parse_args()
+    chosen = cases(options.exercise)
+    if options.n:
+        chosen = chosen[: options.n]
+    times: list[float] = []
+    mismatches = 0
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        for case, doc, seconds in pool.map(grade, chosen):
+            times.append(seconds)
+            failing = failing_checks(doc)
+            ok = doc["status"] == case.status and (case.status == "pass" or failing == case.failing)
+            mismatches += not ok
+            print(f"{'ok ' if ok else 'BAD'} {seconds:5.2f}s {case.id:60} {doc['status']:5} "
+                  f"{' '.join(sorted(failing))}")
+            if options.verbose or not ok:
+                for test in doc["tests"]:
+                    if test["status"] in ("fail", "error"):
+                        print(f"      [{test['check']}] line {test['line']}: {test['message']}")
+                for note in doc["advice"]:
+                    print(f"      advice: {note}")
+    print(f"\n{len(times)} submissions: median {statistics.median(times):.2f} s, "
+          f"p90 {percentile(times, 0.9):.2f} s, mismatches {mismatches}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,14 @@
+# expect: fail forward-in-autocast
+# Silent: a GradScaler loop without autocast at all.
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)

@@ -1,0 +1,21 @@
+# expect: fail unscale-before-clip weights-match-reference
+# Silent: unscale_ comes after the clipping.
+import torch
+from torch import nn
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.unscale_(optimizer)
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)

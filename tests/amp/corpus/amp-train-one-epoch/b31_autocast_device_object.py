@@ -1,0 +1,18 @@
+# expect: fail forward-in-autocast runs
+# torch raises: torch.autocast(device) with a torch.device, not a string.
+import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        with torch.autocast(device):
+            loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)

@@ -1,0 +1,19 @@
+# expect: fail update-after-step runs
+# torch raises: a second update() with no step in between.
+import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)
