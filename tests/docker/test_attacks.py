@@ -1,4 +1,4 @@
-"""Adversarial submissions against the docker sandbox: each gets its real verdict, in time, with no residue."""
+"""Adversarial submissions in the docker sandbox: the real verdict, in time, with no residue."""
 
 from __future__ import annotations
 
@@ -36,10 +36,14 @@ def grade(exercise: Exercise, code: str) -> tuple[dict[str, Any], float]:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_attack(case: str, flagship: Exercise, no_residue: None) -> None:
+def test_attack(case: str, flagship: Exercise, quick_flagship_exercise: Exercise,
+                no_residue: None) -> None:
     path = ATTACKS / f"{case}.py"
     expect = expectations(path)
-    doc, elapsed = grade(flagship, path.read_text(encoding="utf-8"))
+    # Runs that must time out get the 8 s copy; the rest the real limit, so a busy host
+    # cannot turn an honest run into a timeout.
+    exercise = quick_flagship_exercise if expect.get("error-kind") == "timeout" else flagship
+    doc, elapsed = grade(exercise, path.read_text(encoding="utf-8"))
     seen = doc["message"] + doc["output"]
 
     assert doc["status"] == expect["status"], (doc["status"], doc["error_kind"], seen[-2000:])
@@ -50,7 +54,7 @@ def test_attack(case: str, flagship: Exercise, no_residue: None) -> None:
     if doc["status"] == "error":
         assert doc["message"], "an error always tells the learner what happened"
     # Bounded by the job's own limit, never by the backstop kill alone.
-    assert elapsed < wall_limit_s(flagship.config.limits), elapsed
+    assert elapsed < wall_limit_s(exercise.config.limits), elapsed
 
     if expect.get("next-job") == "yes":
         honest = (ATTACKS / "control_honest_right.py").read_text(encoding="utf-8")
