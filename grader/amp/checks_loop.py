@@ -105,7 +105,8 @@ def mean_loss_returned(ctx: Context) -> Finding:
                     "ja": "テンソルではなく Python の float を返しましょう（loss.item() で合計して"
                           "バッチ数で割るなど）。テンソルはメモリと計算グラフを保持し続けます。"})
     losses = [its[-1].get("value") for its in (it.of("loss") for it in trace.iterations) if its]
-    if len(losses) == len(trace.iterations) and losses and None not in losses:
+    # Skipped batches have no loss; they are trains-every-batch's finding, not this one's.
+    if losses and None not in losses:
         expected = sum(losses) / len(losses)
     elif ctx.reference is not None and _as_number(ctx.reference.get("returned")) is not None:
         expected = _as_number(ctx.reference.get("returned"))
@@ -115,15 +116,19 @@ def mean_loss_returned(ctx: Context) -> Finding:
                                    "ja": "未確認: 損失を観測できませんでした。"})
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
-    return failed(SLUG_MEAN, _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate), line)
+    return failed(SLUG_MEAN, _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line),
+                  line)
 
 
-def _describe_wrong_mean(value: float, expected: float, losses: list, k: int) -> dict[str, str]:
+def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
+                         line: int | None) -> dict[str, str]:
     def near(x: float) -> bool:
         return math.isclose(value, x, rel_tol=1e-3, abs_tol=1e-4)
 
-    base_en = f"train_one_epoch returned {value:.4f}, but the mean of the batch losses is {expected:.4f}"
-    base_ja = f"戻り値は {value:.4f} ですが、バッチ損失の平均は {expected:.4f} です"
+    at_en, at_ja = (f" on line {line}", f"{line} 行目の") if line else ("", "")
+    base_en = (f"train_one_epoch returned {value:.4f}{at_en}, but the mean of the batch losses "
+               f"is {expected:.4f}")
+    base_ja = f"{at_ja}戻り値は {value:.4f} ですが、バッチ損失の平均は {expected:.4f} です"
     if losses and near(losses[-1]):
         return {"en": base_en + ": that is the last batch's loss alone.",
                 "ja": base_ja + "。これは最後のバッチの損失だけです。"}

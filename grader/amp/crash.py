@@ -55,10 +55,9 @@ def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event], where:
                       "実行されました。戻すべきスケール済みの勾配がありません。"}
     else:
         text = {"en": f"backward() on line {line} runs on the unscaled loss, so the scaler call on "
-                      f"line {where} has no loss scale to undo (torch stops with \"_scale is None\").",
+                      f"line {where} has no loss scale to undo.",
                 "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれているため、"
-                      f"{where} 行目の scaler の呼び出しが戻すべきスケールがありません"
-                      "（torch は \"_scale is None\" で停止します）。"}
+                      f"{where} 行目の scaler の呼び出しが戻すべきスケールがありません。"}
     return Crash("backward-on-scaled-loss", text, line)
 
 

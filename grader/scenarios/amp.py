@@ -70,6 +70,8 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
             except MemoryError:
                 raise  # the runner turns this into a whole-run memory error
             except BaseException as exc:  # noqa: BLE001 -- the mistake is data for the checks
+                if params.get("raise_errors"):
+                    raise  # outcome tests want the learner's error itself (LearnerError)
                 result["error"] = describe_exception(exc)
     result.update({
         "events": tracer.events,

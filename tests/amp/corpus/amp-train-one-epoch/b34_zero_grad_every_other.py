@@ -1,4 +1,4 @@
-# expect: fail zero-grad-each-iteration weights-match-reference
+# expect: fail zero-grad-each-iteration
 # Silent: gradients cleared on every second batch only.
 import torch
 
