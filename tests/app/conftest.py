@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,29 +12,12 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 from web_content import write_exercises, write_lessons
+from web_helpers import keyword_grader
 
 from app import create_app
 from app.extensions import db
-from grader.loader import Exercise
-from grader.results import TestResult, summarize
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
-
-
-def keyword_grader(
-    exercise: Exercise, code: str, *, lang: str = "en", sandbox: str = "auto"
-) -> dict[str, Any]:
-    """A stand-in for grader.api.grade_code in queue tests: passes code that returns a + b."""
-    ok = "return a + b" in code
-    wrong = "add() は a + b を返していません。" if lang == "ja" else "add() does not return a + b."
-    message = "" if ok else wrong
-    test = TestResult(
-        name="test_add", check="returns-sum", title="Returns the sum",
-        status="pass" if ok else "fail",
-        message=message, hint="" if ok else "Use +.", line=None if ok else 2,
-        points=1 if ok else 0, max_points=1,
-    )
-    return summarize(exercise.id, [test], output=f"graded with sandbox={sandbox}").to_dict()
 
 
 @pytest.fixture(scope="session")
@@ -97,14 +79,3 @@ def app(make_app: Any) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
-
-
-def wait_for_done(client: FlaskClient, submission_id: str, timeout: float = 30.0) -> dict[str, Any]:
-    """Poll the API like the editor does until the submission is graded."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        body: dict[str, Any] = client.get(f"/api/submissions/{submission_id}").get_json()
-        if body["status"] == "done":
-            return body
-        time.sleep(0.05)
-    raise AssertionError(f"submission {submission_id} not graded within {timeout}s")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import wait_for_done
+from web_helpers import wait_for_done
 
 from app.extensions import db
 from app.models import Submission

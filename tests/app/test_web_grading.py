@@ -6,7 +6,7 @@ import shutil
 import threading
 import time
 
-from conftest import keyword_grader, wait_for_done
+from web_helpers import keyword_grader, wait_for_done
 
 from app.extensions import db
 from app.grading.worker import grade_submission, recover_unfinished

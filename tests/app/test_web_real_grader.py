@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import wait_for_done
+from web_helpers import wait_for_done
 
 from grader.loader import load_exercises
 

@@ -35,12 +35,16 @@ def test_submit_solution_then_starter(browser, live_server):
     page.wait_for_selector(".cm-editor .cm-content")
     assert page.evaluate("window.laipEditor.getCode()") == exercise.starter
 
-    page.evaluate("code => window.laipEditor.setCode(code)", solution)
+    # Learner output that looks like HTML must stay text.
+    marked = solution + '\nprint("<b id=\'injected\'>hello</b>")\n'
+    page.evaluate("code => window.laipEditor.setCode(code)", marked)
     page.get_by_role("button", name="Submit").click()
     page.wait_for_selector(".verdict.pass", timeout=GRADING_TIMEOUT_MS)
     assert page.locator("#progress").get_attribute("data-status") == "done"
     assert page.locator(".test.fail, .test.error").count() == 0
     assert page.locator(".test.pass").count() >= 1
+    assert page.locator("#injected").count() == 0
+    assert "<b id='injected'>hello</b>" in page.locator(".output pre").text_content()
 
     page.get_by_role("button", name="Reset to starter").click()
     assert page.evaluate("window.laipEditor.getCode()") == exercise.starter

@@ -8,6 +8,15 @@ function el(tag, className, text) {
   return node;
 }
 
+// Feedback marks code with backticks; show those spans as <code>, the rest as plain text.
+function richText(tag, className, text) {
+  const node = el(tag, className);
+  String(text).split(/`([^`\n]+)`/).forEach((part, index) => {
+    if (part) node.append(index % 2 ? el("code", null, part) : document.createTextNode(part));
+  });
+  return node;
+}
+
 function lineButton(line, strings, onLine) {
   const button = el("button", "line-link", `${strings.line} ${line}`);
   button.type = "button";
@@ -42,10 +51,10 @@ function testItem(test, strings, onLine) {
   if (Number.isInteger(test.line) && status !== "pass") head.append(lineButton(test.line, strings, onLine));
   head.append(el("span", `badge ${status}`, strings[status]));
   item.append(head);
-  if (test.message) item.append(el("p", "test-message", test.message));
+  if (test.message) item.append(richText("p", "test-message", test.message));
   if (test.hint && status !== "pass") {
-    const hint = el("p", "test-hint");
-    hint.append(el("strong", null, `${strings.hint}: `), document.createTextNode(test.hint));
+    const hint = richText("p", "test-hint", test.hint);
+    hint.prepend(el("strong", null, `${strings.hint}: `));
     item.append(hint);
   }
   return item;
@@ -73,7 +82,7 @@ export function showResult(container, result, strings, onLine) {
   if (Array.isArray(result.advice) && result.advice.length) {
     container.append(el("h3", null, strings.advice));
     const list = el("ul", "advice");
-    for (const note of result.advice) list.append(el("li", null, note));
+    for (const note of result.advice) list.append(richText("li", null, note));
     container.append(list);
   }
   if (result.output) {

@@ -1,0 +1,68 @@
+"""Quiz attempts of the current learner: the learner key, recording, best and last scores."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from flask import session
+from sqlalchemy import func, select
+
+from app.extensions import db
+from app.quizzes.models import QuizAttempt
+
+SESSION_KEY = "learner"
+_KEY_PATTERN = re.compile(r"^[0-9a-f]{32}$")
+
+
+def learner_key() -> str:
+    """This browser's learner key, kept in the signed session cookie; made on first use."""
+    key = session.get(SESSION_KEY)
+    if not isinstance(key, str) or not _KEY_PATTERN.match(key):
+        key = uuid.uuid4().hex
+        session[SESSION_KEY] = key
+        session.permanent = True  # scores should outlive closing the browser
+    return key
+
+
+@dataclass(frozen=True)
+class Scores:
+    """A learner's standing on one quiz."""
+
+    best: float | None
+    last: float | None
+    attempts: int
+
+    def to_api(self) -> dict[str, Any]:
+        return {"best_score": self.best, "last_score": self.last, "attempts": self.attempts}
+
+
+def record(exercise_id: str, learner: str, answers: dict[str, Any], result: dict[str, Any],
+           lang: str) -> QuizAttempt:
+    attempt = QuizAttempt(exercise_id=exercise_id, learner=learner, answers=answers,
+                          result=result, score=float(result["score"]), lang=lang)
+    db.session.add(attempt)
+    db.session.commit()
+    return attempt
+
+
+def scores(exercise_id: str, learner: str) -> Scores:
+    mine = (QuizAttempt.exercise_id == exercise_id, QuizAttempt.learner == learner)
+    best, count = db.session.execute(
+        select(func.max(QuizAttempt.score), func.count(QuizAttempt.id)).where(*mine)
+    ).one()
+    last = db.session.execute(
+        select(QuizAttempt.score).where(*mine)
+        .order_by(QuizAttempt.created.desc(), QuizAttempt.id.desc()).limit(1)
+    ).scalar()
+    return Scores(best=best, last=last, attempts=int(count))
+
+
+def find(attempt_id: str, exercise_id: str, learner: str) -> QuizAttempt | None:
+    """An attempt of this learner on this quiz; another learner's id finds nothing."""
+    attempt = db.session.get(QuizAttempt, attempt_id)
+    if attempt is None or attempt.learner != learner or attempt.exercise_id != exercise_id:
+        return None
+    return attempt

@@ -1,0 +1,140 @@
+"""Quiz pages: questions in the learner's language, a CSRF-protected form, graded on the server."""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from typing import Any
+
+from flask import abort, redirect, render_template, request, url_for
+from flask_wtf.csrf import CSRFError, ValidationError, generate_csrf, validate_csrf
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
+
+from app.content import exercise_catalog, lesson_catalog, render_cache
+from app.i18n import current_lang
+from app.quizzes import attempts, bp
+from app.quizzes.strings import strings, text
+from grader.loader import Exercise, ExerciseLoadError
+from grader.quiz import QuizAnswerError, grade_quiz, public_questions
+
+log = logging.getLogger(__name__)
+CSRF_FIELD = "csrf_token"
+
+
+def quiz_or_none(quiz_id: str) -> Exercise | None:
+    """The quiz of that id, or None for an unknown id, a code exercise or a broken quiz.toml."""
+    exercise = exercise_catalog().get(quiz_id)
+    if exercise is None or exercise.config.kind != "quiz":
+        return None
+    try:
+        public_questions(exercise)
+    except ExerciseLoadError as exc:
+        # An instructor's broken quiz is logged and hidden, like a broken exercise folder.
+        log.warning("quiz skipped: %s", exc)
+        return None
+    return exercise
+
+
+@lru_cache(maxsize=4096)
+def inline_markdown(source: str) -> Markup:
+    """`code` and *emphasis* in question text; raw HTML is shown as text, never rendered."""
+    html = MarkdownIt("commonmark", {"html": False}).renderInline(source)
+    return Markup(html)  # noqa: S704 -- markdown-it escaped everything with html=False
+
+
+def answers_from_form(questions: list[dict[str, Any]], form: MultiDict[str, str]) -> dict[str, Any]:
+    """The form's fields as grade_quiz wants them; unknown fields are kept so they are refused."""
+    kinds = {q["id"]: q["kind"] for q in questions}
+    answers: dict[str, Any] = {}
+    for key in form:
+        if key == CSRF_FIELD:
+            continue
+        answers[key] = form.getlist(key) if kinds.get(key) == "multiple" else form.get(key)
+    return answers
+
+
+def prefill(questions: list[dict[str, Any]], answers: dict[str, Any]) -> dict[str, Any]:
+    """What each input shows: a set of chosen ids, or the typed text; junk shows as blank."""
+    shown: dict[str, Any] = {}
+    for question in questions:
+        value = answers.get(question["id"])
+        if question["kind"] == "numeric":
+            ok = isinstance(value, (str, int, float)) and not isinstance(value, bool)
+            shown[question["id"]] = str(value) if ok else ""
+        elif isinstance(value, str):
+            shown[question["id"]] = {value}
+        elif isinstance(value, list):
+            shown[question["id"]] = {v for v in value if isinstance(v, str)}
+        else:
+            shown[question["id"]] = set()
+    return shown
+
+
+def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
+          answers: dict[str, Any] | None = None, error: str = "", status: int = 200
+          ) -> tuple[str, int]:
+    lang = current_lang()
+    learner = attempts.learner_key()
+    lesson = next((item for item in lesson_catalog().all(lang)
+                   if item.number == exercise.config.lesson), None)
+    prompt = exercise.path / ("prompt.ja.md" if lang == "ja" else "prompt.md")
+    if not prompt.is_file():
+        prompt = exercise.path / "prompt.md"
+    results = {test["check"]: test for test in attempt.result["tests"]} if attempt else {}
+    questions = public_questions(exercise, lang)
+    if answers is None:
+        answers = attempt.answers if attempt else {}
+    html = render_template(
+        "quizzes/quiz.html",
+        exercise=exercise,
+        title=exercise.config.title.get(lang),
+        lesson=lesson,
+        prompt_html=render_cache().get(prompt).html if prompt.is_file() else "",
+        questions=questions,
+        shown=prefill(questions, answers),
+        attempt=attempt,
+        results=results,
+        scores=attempts.scores(exercise.id, learner),
+        error=error,
+        csrf_token=generate_csrf(),
+        s=strings(lang),
+        md=inline_markdown,
+    )
+    return html, status
+
+
+@bp.get("/quizzes/<quiz_id>")
+def show(quiz_id: str) -> tuple[str, int]:
+    exercise = quiz_or_none(quiz_id)
+    if exercise is None:
+        abort(404)
+    attempt = None
+    attempt_id = request.args.get("attempt")
+    if attempt_id:
+        attempt = attempts.find(attempt_id, exercise.id, attempts.learner_key())
+    return _page(exercise, attempt=attempt)
+
+
+@bp.post("/quizzes/<quiz_id>")
+def answer(quiz_id: str) -> Response | tuple[str, int]:
+    exercise = quiz_or_none(quiz_id)
+    if exercise is None:
+        abort(404)
+    lang = current_lang()
+    questions = public_questions(exercise, lang)
+    answers = answers_from_form(questions, request.form)
+    try:
+        validate_csrf(request.form.get(CSRF_FIELD))
+    except (ValidationError, CSRFError):
+        return _page(exercise, answers=answers, error=text("bad_form", lang), status=400)
+    try:
+        result = grade_quiz(exercise, answers, lang)
+    except QuizAnswerError as exc:
+        return _page(exercise, answers={}, error=exc.message(lang), status=400)
+    attempt = attempts.record(exercise.id, attempts.learner_key(), answers, result, lang)
+    # Post/redirect/get: reloading the result page does not send the answers again.
+    target = url_for("quizzes.show", quiz_id=exercise.id, attempt=attempt.id, _anchor="result")
+    return redirect(target, code=303)
