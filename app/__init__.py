@@ -44,10 +44,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.api import bp as api_bp
     from app.exercises import bp as exercises_bp
     from app.lessons import bp as lessons_bp
+    from app.quizzes import bp as quizzes_bp
 
     app.register_blueprint(lessons_bp)
     app.register_blueprint(exercises_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(quizzes_bp)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
         from app.grading.worker import recover_unfinished

@@ -6,8 +6,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "course": {"en": "Course", "ja": "コース"},
     "lesson": {"en": "Lesson {number}", "ja": "レッスン {number}"},
     "submit": {"en": "Check my answers", "ja": "答え合わせをする"},
-    "retry": {"en": "Change any answer and check again: every attempt counts, the best one is kept.",
-              "ja": "答えを変えて、もう一度答え合わせができます。すべての挑戦が記録され、最高点が残ります。"},
+    "retry": {
+        "en": "Change any answer and check again: every attempt counts, the best one is kept.",
+        "ja": "答えを変えて、もう一度答え合わせができます。"
+              "すべての挑戦が記録され、最高点が残ります。",
+    },
     "best": {"en": "Best score", "ja": "最高点"},
     "last": {"en": "Last score", "ja": "前回の得点"},
     "attempts": {"en": "Attempts", "ja": "挑戦回数"},
@@ -19,12 +22,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "multiple": {"en": "Choose every right answer.", "ja": "正しいものをすべて選んでください。"},
     "numeric": {"en": "Type a number.", "ja": "数値を入力してください。"},
     "number_label": {"en": "Your answer", "ja": "あなたの答え"},
-    "bad_form": {"en": "The form expired or did not come from this page. Reload the page and try again.",
-                 "ja": "フォームの有効期限が切れたか、このページから送信されていません。"
-                       "ページを再読み込みしてから、もう一度送信してください。"},
+    "bad_form": {
+        "en": "The form expired or did not come from this page. Reload the page and try again.",
+        "ja": "フォームの有効期限が切れたか、このページから送信されていません。"
+              "ページを再読み込みしてから、もう一度送信してください。",
+    },
     "no_quiz": {"en": "There is no quiz with this id.", "ja": "この id のクイズはありません。"},
-    "not_json": {"en": "Send the answers as a JSON object: {\"answers\": {question id: answer}}.",
-                 "ja": "回答は JSON オブジェクト {\"answers\": {問題の id: 答え}} で送ってください。"},
+    "not_json": {
+        "en": "Send the answers as a JSON object: {\"answers\": {question id: answer}}.",
+        "ja": "回答は JSON オブジェクト {\"answers\": {問題の id: 答え}} で送ってください。",
+    },
 }
 
 
