@@ -36,3 +36,17 @@ def test_secret_key_is_created_once_and_private(tmp_path: Path):
     assert instance_secret(str(tmp_path)) == first
     mode = stat.S_IMODE((tmp_path / "secret_key").stat().st_mode)
     assert mode == 0o600
+
+
+def test_recovery_runs_when_serving_but_not_in_other_cli_commands():
+    import click
+
+    from app import _serving
+
+    assert _serving()  # imported by gunicorn or a test: no click context
+    with click.Context(click.Command("run")):
+        assert _serving()
+    with click.Context(click.Group("db")) as group, click.Context(
+        click.Command("upgrade"), parent=group
+    ):
+        assert not _serving()  # `flask db upgrade` must not start grading

@@ -46,8 +46,15 @@ def test_submit_solution_then_starter(browser, live_server):
     assert page.locator("#injected").count() == 0
     assert "<b id='injected'>hello</b>" in page.locator(".output pre").text_content()
 
+    # The draft survives a reload; reset brings the starter back and forgets the draft.
+    page.reload()
+    page.wait_for_selector(".cm-editor .cm-content")
+    assert page.evaluate("window.laipEditor.getCode()") == marked
+    assert page.locator("#draft-note").is_visible()
     page.get_by_role("button", name="Reset to starter").click()
     assert page.evaluate("window.laipEditor.getCode()") == exercise.starter
+    page.wait_for_timeout(600)  # longer than the editor's autosave pause
+    assert page.evaluate("id => localStorage.getItem('laip:draft:' + id)", EXERCISE) is None
     page.locator(".cm-content").click()
     page.keyboard.press("Control+Enter")  # the shortcut submits too
     page.wait_for_selector(".verdict.fail, .verdict.error", timeout=GRADING_TIMEOUT_MS)

@@ -41,7 +41,11 @@ function setUp(root) {
   let busy = false;
 
   const draft = loadDraft(exerciseId);
-  const save = debounce((code) => saveDraft(exerciseId, code), 400);
+  // Code equal to the starter is no draft: storing it would only hide later starter updates.
+  const save = debounce(
+    (code) => (code === starter ? clearDraft(exerciseId) : saveDraft(exerciseId, code)),
+    400,
+  );
 
   const view = new EditorView({
     parent: document.getElementById("editor"),
