@@ -1,4 +1,4 @@
-"""Checks on the GradScaler protocol: scaled backward, step, update, unscale before clipping, one scaler."""
+"""Checks on the GradScaler protocol: scaled backward, step, update, one scaler."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from grader.amp.findings import Context, Finding, failed, passed, skipped
 SLUG_SCALED = "backward-on-scaled-loss"
 SLUG_STEP = "step-through-scaler"
 SLUG_UPDATE = "update-after-step"
-SLUG_CLIP = "unscale-before-clip"
 SLUG_ONE = "one-scaler"
 
 
@@ -164,44 +163,6 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
               "loss scale never adapts.",
         "ja": f"{step_line} 行目の scaler.step(optimizer) の後に scaler.update() がないため、"
               "損失スケールが調整されません。"}, step_line)
-
-
-def unscale_before_clip(ctx: Context) -> Finding:
-    trace = ctx.trace
-    clips = trace.of("clip")
-    if not clips:
-        if not ctx.spec.require_clip:
-            return passed(SLUG_CLIP)
-        if trace.raised:
-            return ctx.stopped(SLUG_CLIP)
-        return failed(SLUG_CLIP, {
-            "en": "The gradients are never clipped: call torch.nn.utils.clip_grad_norm_ on the "
-                  "model's parameters after scaler.unscale_(optimizer).",
-            "ja": "勾配がクリッピングされていません。scaler.unscale_(optimizer) の後に "
-                  "torch.nn.utils.clip_grad_norm_ をモデルのパラメータに対して呼びましょう。"},
-            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
-    for clip in clips:
-        line = clip.get("line")
-        if clip.get("grads_clean"):
-            return failed(SLUG_CLIP, {
-                "en": f"clip_grad_norm_ on line {line} runs before the backward pass, when there "
-                      "are no gradients to clip yet.",
-                "ja": f"{line} 行目の clip_grad_norm_ が backward より前に実行されており、まだ"
-                      "クリップする勾配がありません。"}, line)
-        if clip.get("unscaled") is False:
-            later = [u for u in trace.after(clip, trace.of("unscale"))
-                     if not trace.before(u, [s for s in trace.after(clip, trace.of("scaler-step"))])]
-            norm = clip.get("total_norm")
-            seen = f" (it saw a total norm of {norm:.3g})" if isinstance(norm, float) else ""
-            seen_ja = f"（見えていた勾配ノルムは {norm:.3g}）" if isinstance(norm, float) else ""
-            after = f" scaler.unscale_ comes only afterwards, on line {later[0].get('line')}." if later else ""
-            after_ja = f" scaler.unscale_ はその後の {later[0].get('line')} 行目です。" if later else ""
-            return failed(SLUG_CLIP, {
-                "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied by "
-                      f"the loss scale{seen}, so the threshold means nothing.{after}",
-                "ja": f"{line} 行目の clip_grad_norm_ は、まだ損失スケールが掛かったままの勾配を"
-                      f"クリップしているため{seen_ja}、閾値が意味を持ちません。{after_ja}"}, line)
-    return passed(SLUG_CLIP)
 
 
 def one_scaler(ctx: Context) -> Finding:

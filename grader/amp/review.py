@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from grader.amp import checks_loop, checks_scaler, checks_scope, crash
+from grader.amp import checks_clip, checks_loop, checks_scaler, checks_scope, crash
 from grader.amp.findings import Context, Finding, LoopSpec, failed
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace
@@ -19,7 +19,7 @@ CHECKS: dict[str, CheckFunction] = {
     "step-through-scaler": checks_scaler.step_through_scaler,
     "update-after-step": checks_scaler.update_after_step,
     "zero-grad-each-iteration": checks_loop.zero_grad_each_iteration,
-    "unscale-before-clip": checks_scaler.unscale_before_clip,
+    "unscale-before-clip": checks_clip.unscale_before_clip,
     "fp32-master-weights": checks_scope.fp32_master_weights,
     "one-scaler": checks_scaler.one_scaler,
     "mean-loss-returned": checks_loop.mean_loss_returned,

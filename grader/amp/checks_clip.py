@@ -1,0 +1,55 @@
+"""The clipping check: unscale after backward, clip, then step."""
+
+from __future__ import annotations
+
+from grader.amp.findings import Context, Finding, failed, passed
+
+SLUG_CLIP = "unscale-before-clip"
+
+
+def unscale_before_clip(ctx: Context) -> Finding:
+    trace = ctx.trace
+    clips = trace.of("clip")
+    if not clips:
+        if not ctx.spec.require_clip:
+            return passed(SLUG_CLIP)
+        if trace.raised:
+            return ctx.stopped(SLUG_CLIP)
+        return failed(SLUG_CLIP, {
+            "en": "The gradients are never clipped: call torch.nn.utils.clip_grad_norm_ on the "
+                  "model's parameters after scaler.unscale_(optimizer).",
+            "ja": "勾配がクリッピングされていません。scaler.unscale_(optimizer) の後に "
+                  "torch.nn.utils.clip_grad_norm_ をモデルのパラメータに対して呼びましょう。"},
+            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
+    for clip in clips:
+        line = clip.get("line")
+        if clip.get("grads_clean"):
+            return failed(SLUG_CLIP, {
+                "en": f"clip_grad_norm_ on line {line} runs before the backward pass, when there "
+                      "are no gradients to clip yet.",
+                "ja": f"{line} 行目の clip_grad_norm_ が backward より前に実行されており、まだ"
+                      "クリップする勾配がありません。"}, line)
+        iteration = trace.iteration_of(clip)
+        stepped = [e for e in (iteration.events if iteration else [])
+                   if e["kind"] in ("scaler-step", "optimizer-step") and e["seq"] < clip["seq"]]
+        if stepped:
+            at = stepped[0].get("line")
+            return failed(SLUG_CLIP, {
+                "en": f"clip_grad_norm_ on line {line} runs after the optimizer step on line {at}, "
+                      "so the update has already used the unclipped gradients.",
+                "ja": f"{line} 行目の clip_grad_norm_ が {at} 行目の step の後に実行されているため、"
+                      "更新にはクリップ前の勾配が使われています。"}, line)
+        if clip.get("unscaled") is False:
+            later = [u for u in trace.after(clip, trace.of("unscale"))
+                     if not trace.before(u, [s for s in trace.after(clip, trace.of("scaler-step"))])]
+            norm = clip.get("total_norm")
+            seen = f" (it saw a total norm of {norm:.3g})" if isinstance(norm, float) else ""
+            seen_ja = f"（見えていた勾配ノルムは {norm:.3g}）" if isinstance(norm, float) else ""
+            after = f" scaler.unscale_ comes only afterwards, on line {later[0].get('line')}." if later else ""
+            after_ja = f" scaler.unscale_ はその後の {later[0].get('line')} 行目です。" if later else ""
+            return failed(SLUG_CLIP, {
+                "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied by "
+                      f"the loss scale{seen}, so the threshold means nothing.{after}",
+                "ja": f"{line} 行目の clip_grad_norm_ は、まだ損失スケールが掛かったままの勾配を"
+                      f"クリップしているため{seen_ja}、閾値が意味を持ちません。{after_ja}"}, line)
+    return passed(SLUG_CLIP)
