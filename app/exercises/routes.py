@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import abort, render_template, url_for
+from flask import abort, redirect, render_template, url_for
+from werkzeug.wrappers import Response
 
 from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.exercises import bp
@@ -38,11 +39,25 @@ def _without_leading_heading(html: str) -> str:
     return html
 
 
+def exercise_url(exercise: Exercise) -> str:
+    """Where an exercise is worked on: the editor for code, the quiz page for a quiz."""
+    if exercise.config.kind == "quiz":
+        return url_for("quizzes.show", quiz_id=exercise.id)
+    return url_for("exercises.show", exercise_id=exercise.id)
+
+
+@bp.app_context_processor
+def _exercise_links() -> dict[str, object]:
+    return {"exercise_url": exercise_url}
+
+
 @bp.get("/exercises/<exercise_id>")
-def show(exercise_id: str) -> str:
+def show(exercise_id: str) -> str | Response:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
         abort(404)
+    if exercise.config.kind == "quiz":
+        return redirect(exercise_url(exercise))
     lang = current_lang()
     lesson = next(
         (item for item in lesson_catalog().all(lang) if item.number == exercise.config.lesson),

@@ -33,13 +33,14 @@ def test_starter_and_strings_reach_the_script_as_json(client):
 def test_previous_and_next_exercise(client):
     html = client.get("/exercises/add-again").get_data(as_text=True)
     assert 'rel="prev" href="/exercises/add-numbers"' in html
-    assert 'rel="next" href="/exercises/pick-a-dtype"' in html
+    assert 'rel="next" href="/quizzes/pick-a-dtype"' in html  # a quiz has its own page
     assert 'href="/lessons/01-python-basics/"' in html
 
 
-def test_quiz_page_has_no_code_editor(client):
-    html = client.get("/exercises/pick-a-dtype").get_data(as_text=True)
-    assert 'id="editor"' not in html and "editor.js" not in html
+def test_a_quiz_is_answered_on_the_quiz_page(client):
+    response = client.get("/exercises/pick-a-dtype")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/quizzes/pick-a-dtype"
 
 
 def test_unknown_exercise_is_a_404_page(client):
