@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from grader.amp.crash import Crash
 from grader.amp.static import StaticInfo
-from grader.amp.texts import hint as default_hint
+from grader.amp.texts import HINTS
 from grader.amp.trace import Trace, Window
 
 Text = dict[str, str]
@@ -38,8 +38,9 @@ class Finding:
         from grader.testing import Feedback, localize
 
         if self.status == "fail":
+            # No hint of our own: the harness falls back to the check's declared hint.
             raise Feedback(self.message or {"en": "", "ja": ""}, line=self.line,
-                           hint=self.hint or default_hint(self.slug))
+                           hint=self.hint or HINTS.get(self.slug))
         if self.status == "skip":
             import pytest
 

@@ -1,0 +1,19 @@
+# expect: fail unscale-before-clip weights-match-reference
+# Silent: clips before there are gradients.
+import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs), targets)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)

@@ -1,0 +1,21 @@
+# expect: pass
+# nn.utils through an alias, keyword arguments and foreach.
+import torch
+from torch import nn
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        nn.utils.clip_grad_norm_(list(model.parameters()), max_norm, norm_type=2.0, foreach=True)
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)

@@ -1,0 +1,21 @@
+# expect: pass
+# Clips the optimizer's parameters rather than model.parameters(): the same tensors.
+import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        params = [p for group in optimizer.param_groups for p in group["params"]]
+        torch.nn.utils.clip_grad_norm_(params, max_norm)
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)

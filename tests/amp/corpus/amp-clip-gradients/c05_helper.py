@@ -1,0 +1,24 @@
+# expect: pass
+# Unscale and clip in a helper.
+import torch
+
+
+def clip(scaler, optimizer, model, max_norm):
+    scaler.unscale_(optimizer)
+    return torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs), targets)
+        scaler.scale(loss).backward()
+        clip(scaler, optimizer, model, max_norm)
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)
