@@ -1,6 +1,3 @@
-import torch
-
-
 def train_accumulated(model, micro_batches, optimizer, criterion, accum_steps: int) -> None:
     """Train on micro-batches, stepping once every `accum_steps` of them."""
     model.train()

@@ -1,6 +1,3 @@
-import torch
-
-
 def train_one_epoch(model, loader, optimizer, criterion, device) -> float:
     """One epoch of float32 training over `loader`; returns the mean loss over the batches."""
     model.train()

@@ -9,7 +9,8 @@ def gradient(w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return torch.zeros_like(w)
 
 
-def descend(w: torch.Tensor, x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> torch.Tensor:
+def descend(w: torch.Tensor, x: torch.Tensor, y: torch.Tensor, lr: float,
+            steps: int) -> torch.Tensor:
     """`steps` steps of gradient descent on the mean squared error, starting from w."""
     w = w.clone().requires_grad_()
     for _ in range(steps):

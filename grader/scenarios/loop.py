@@ -44,7 +44,7 @@ def _describe_item(item: Any) -> dict[str, Any]:
 
 @scenario("loop.dataset")
 def dataset(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
-    """Build the learner's WindowDataset and report one part of it: len, items, a batch, the loader."""
+    """Build the learner's WindowDataset; report one part: len, items, a batch or the loader."""
     data = submission.WindowDataset(make_series(params), int(params["window"]))
     part = params["part"]
     if part == "len":

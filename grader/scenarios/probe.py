@@ -22,7 +22,7 @@ def _is_clear(grad: torch.Tensor | None) -> bool:
 
 
 class LoopProbe:
-    """Records the loop's events in order: 'backward' (clean or dirty .grad before it) and 'step'."""
+    """Records the loop's events in order: backward (on a clean or an old .grad) and step."""
 
     def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer):
         params = [p for p in model.parameters() if p.requires_grad]
