@@ -47,7 +47,9 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
         for position, backward in enumerate(backwards):
             if position == 0 and not backward.get("grads_clean") and stepped_before:
                 return _stale_gradients(ctx, backward, window.index)
-            if position > 0 and backward.get("grads_clean") and ctx.spec.accumulate > 1:
+            stepped_inside = any(e["seq"] < backward["seq"] for e in steps)
+            if (position > 0 and backward.get("grads_clean") and ctx.spec.accumulate > 1
+                    and not stepped_inside):  # a step mid-window is accumulation-window's finding
                 zero = [z for z in window.of("zero-grad") if z["seq"] < backward["seq"]]
                 line = zero[-1].get("line") if zero else backward.get("line")
                 return failed(SLUG_ZERO, {
@@ -179,15 +181,19 @@ def accumulation_window(ctx: Context) -> Finding:
                       + (f"（{line} 行目）。" if line else "。")}, line)
     for iteration in trace.iterations:
         scales, losses = iteration.of("scale"), iteration.of("loss")
-        if not scales or not losses or not scales[0].get("value") or not losses[-1].get("value"):
+        backwards = iteration.of("backward")
+        if not (scales and losses and backwards) or None in (
+                scales[0].get("factor"), losses[-1].get("value"), backwards[0].get("value")):
             continue
-        ratio = scales[0]["value"] / losses[-1]["value"]
-        if not math.isclose(ratio, 1 / k, rel_tol=1e-2):
-            line = scales[0].get("line")
+        # What backward ran on, over scale x loss: 1/k whether the loss was divided before
+        # scaling or the scaled loss afterwards (both are right).
+        ratio = backwards[0]["value"] / (scales[0]["factor"] * losses[-1]["value"] or 1.0)
+        if not math.isclose(ratio, 1 / k, rel_tol=2e-2):
+            line = backwards[0].get("line")
             return failed(SLUG_ACCUM, {
-                "en": f"The loss scaled on line {line} is {ratio:.3g} times the batch's loss; divide "
+                "en": f"backward() on line {line} runs on {ratio:.3g} times the batch's loss; divide "
                       f"it by accum_steps ({k}) so the accumulated gradient is a mean, not a sum.",
-                "ja": f"{line} 行目でスケールしている損失はバッチ損失の {ratio:.3g} 倍です。accum_steps"
+                "ja": f"{line} 行目の backward() はバッチ損失の {ratio:.3g} 倍に対して実行されています。accum_steps"
                       f"（{k}）で割り、蓄積した勾配が和ではなく平均になるようにしましょう。"}, line)
     if not ctx.windows_done and trace.raised:
         return ctx.stopped(SLUG_ACCUM)

@@ -47,6 +47,7 @@ def _install_autocast(tracer: Tracer) -> None:
             # CUDA autocast defaults to float16; CPU autocast accepts float16 too (torch >= 2.x),
             # so the learner's loop runs with the precision it asked for.
             device_type, dtype = "cpu", dtype if dtype is not None else torch.float16
+        dtype, enabled = _forced(tracer, dtype, enabled)
         orig_init(self, device_type, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
         object.__setattr__(self, _REQUEST, request)
 
@@ -79,6 +80,15 @@ def _install_autocast(tracer: Tracer) -> None:
     patch.replace(AUTOCAST, "__exit__", __exit__)
 
 
+def _forced(tracer: Tracer, dtype: Any, enabled: bool) -> tuple[Any, bool]:
+    """The reference run's autocast in the learner's precision (see Tracer.force_dtype)."""
+    if tracer.force_dtype is None or not enabled:
+        return dtype, enabled
+    if tracer.force_dtype == "float32":
+        return dtype, False
+    return getattr(torch, tracer.force_dtype), True
+
+
 def _request_of_untraced(tracer: Tracer, ctx: Any) -> dict[str, Any]:
     """An autocast built before tracing began (a decorator at import): re-aim it if needed.
 
@@ -91,6 +101,7 @@ def _request_of_untraced(tracer: Tracer, ctx: Any) -> dict[str, Any]:
         ctx.device, ctx._enabled = "cpu", True
         if ctx.fast_dtype not in (torch.float16, torch.bfloat16):
             ctx.fast_dtype = torch.float16
+    ctx.fast_dtype, ctx._enabled = _forced(tracer, ctx.fast_dtype, ctx._enabled)
     object.__setattr__(ctx, _REQUEST, request)
     return request
 

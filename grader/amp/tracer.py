@@ -36,6 +36,7 @@ class Tracer:
         criterion: torch.nn.Module | None = None,
         namespace: dict[str, Any] | None = None,
         cpu_for_cuda: bool | None = None,
+        force_dtype: str | None = None,
         filename: str = SUBMISSION_FILENAME,
     ) -> None:
         self.log = EventLog(filename)
@@ -46,6 +47,10 @@ class Tracer:
         # Without CUDA, "cuda" requests would silently switch AMP off (amp-facts); we run them
         # on the CPU instead, so the loop's scoping and protocol are still exercised.
         self.cpu_for_cuda = (not torch.cuda.is_available()) if cpu_for_cuda is None else cpu_for_cuda
+        # The reference run adopts the learner's precision ("float16", "bfloat16", or "float32"
+        # for no autocast), so outcomes compare like with like: bfloat16 rounding alone moves
+        # these weights by up to 3e-2, more than many real mistakes do.
+        self.force_dtype = force_dtype
         self.patcher = Patcher()
         self._handles: list[Any] = []
         self._ids: dict[int, int] = {}

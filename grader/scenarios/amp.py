@@ -59,7 +59,8 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
     function = getattr(submission, entry, None)
     result: dict[str, Any] = {"returned": None, "returned_type": "NoneType", "error": None}
     with Tracer(model=setup.model, criterion=setup.criterion,
-                namespace=getattr(submission, "__dict__", None)) as tracer:
+                namespace=getattr(submission, "__dict__", None),
+                force_dtype=params.get("force_dtype")) as tracer:
         tracer.provide(scaler=setup.scaler, optimizer=setup.optimizer)
         if not callable(function):
             result["error"] = {"kind": "missing", "type": "AttributeError", "line": None,

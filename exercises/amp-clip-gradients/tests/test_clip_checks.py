@@ -80,5 +80,5 @@ def test_mean_loss_returned(review, lang):
              "ja": "scaler.unscale_ の後で、引数の max_norm で model.parameters() をクリップしましょう。"},
        depends=["runs"])
 def test_weights_match_reference(trained, solution, learner, lang):
-    reference = reference_run(solution, PARAMS)
+    reference = reference_run(solution, PARAMS, like=trained)
     weights_match(trained, reference, line=learner.line_of("train_one_epoch")).enforce(lang)

@@ -88,5 +88,5 @@ def test_mean_loss_returned(review, lang):
              "ja": "上の AMP チェックを直しましょう。正しいループなら模範解答と同じ重みになります。"},
        depends=["runs"])
 def test_weights_match_reference(trained, solution, learner, lang):
-    reference = reference_run(solution, PARAMS)
+    reference = reference_run(solution, PARAMS, like=trained)
     weights_match(trained, reference, line=learner.line_of("train_one_epoch")).enforce(lang)

@@ -1,0 +1,16 @@
+# expect: fail forward-in-autocast
+# No autocast: a float32 loop.
+import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, device):
+    model.train()
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        loss = criterion(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total / len(loader)
