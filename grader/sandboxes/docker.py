@@ -77,7 +77,7 @@ def engine() -> _Engine:
 
 
 def docker_available() -> bool:
-    """Whether an engine answers and the sandbox image is there; cached for a few seconds."""
+    """Whether an engine answers and holds a current sandbox image; cached for a few seconds."""
     global _available
     checked_at, answer = _available
     if time.monotonic() - checked_at < AVAILABLE_TTL_S:
@@ -90,10 +90,13 @@ def docker_available() -> bool:
             state = image_state(client)
         finally:
             client.close()
+        # A stale image would grade with other grader code than this host runs: `auto`
+        # falls back rather than give verdicts nobody can reproduce. (GRADER_SANDBOX=docker
+        # still uses it, with this warning.)
         if state == "stale":
             log.warning("sandbox image %s was built from other grader code; "
                         "run `make sandbox-image`", image_name())
-        answer = state != "missing"
+        answer = state == "current"
     except Exception:  # noqa: BLE001 -- no SDK, no socket, no image: all mean "not here"
         answer = False
     _available = (time.monotonic(), answer)

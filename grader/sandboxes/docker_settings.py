@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from grader.schema import Limits
 
 LABEL_JOB = "learnai.job"
 LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may remove it
+LABEL_OWNER = "learnai.owner"  # host:pid of the worker that made it, for operators and tests
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
 # KILL, see docker_entry.py), then the harness, which runs learner code as `learner`.
 CAPABILITIES = ["SETUID", "SETGID", "KILL"]
@@ -53,6 +55,10 @@ class Caps:
         )
 
 
+def owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
 def wall_limit_s(limits: Limits) -> float:
     """How long the whole container may run before it is killed: the harness's own clock first."""
     return limits.time_s + HARNESS_SLACK_S + START_SLACK_S
@@ -76,7 +82,7 @@ def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline:
         "image": image_name(),
         "command": harness_command(exercise_id, lang),
         "name": f"learnai-{job_id}",
-        "labels": {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline))},
+        "labels": {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner()},
         # Root only to start: docker_entry drops to `grader` before any grading code runs.
         "user": "0:0",
         "working_dir": GRADING_DIR,

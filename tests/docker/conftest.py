@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from functools import cache
@@ -70,28 +71,55 @@ def quick_flagship_exercise(quick_flagship: Path) -> Exercise:
 
 
 def job_containers(client: Any) -> list[Any]:
-    return client.containers.list(all=True, filters={"label": "learnai.job"})
+    """Job containers this test process made (other people's jobs may share the engine)."""
+    from grader.sandboxes.docker_settings import owner
+
+    return client.containers.list(all=True, filters={"label": f"learnai.owner={owner()}"})
 
 
-def sandbox_processes() -> list[str]:
-    """Host processes owned by the image's users: none may outlive a job."""
-    found = []
+def _container_of(pid: str) -> str | None:
+    try:
+        text = Path(f"/proc/{pid}/cgroup").read_text()
+    except OSError:
+        return None
+    found = re.search(r"[0-9a-f]{64}", text)
+    return found.group(0) if found else None
+
+
+def leaked_processes(client: Any) -> list[str]:
+    """Host processes of the image's users whose container is gone: none may outlive a job.
+
+    Processes of containers still there belong to jobs in flight (another process's).
+    """
+    import docker.errors
+
+    leaked = []
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             text = status.read_text()
         except OSError:
             continue
         uid_line = next((line for line in text.splitlines() if line.startswith("Uid:")), "")
-        if any(int(uid) in SANDBOX_UIDS for uid in uid_line.split()[1:]):
-            found.append(f"{status.parent.name}: {text.splitlines()[0]}")
-    return found
+        if not any(int(uid) in SANDBOX_UIDS for uid in uid_line.split()[1:]):
+            continue
+        container = _container_of(status.parent.name)
+        try:
+            if container and client.containers.get(container):
+                continue
+        except docker.errors.NotFound:
+            pass
+        leaked.append(f"{status.parent.name}: {text.splitlines()[0]}")
+    return leaked
 
 
 @pytest.fixture
 def no_residue(client: Any) -> Iterator[None]:
-    """After the test: no job container, no volume of ours, no sandbox-user process left."""
+    """After the test: no job container of ours, no volume of ours, no sandbox process left."""
     volumes_before = {v.id for v in client.volumes.list()}
     yield
     assert job_containers(client) == [], "a job container was left behind"
-    assert {v.id for v in client.volumes.list()} <= volumes_before, "a /grading volume leaked"
-    assert sandbox_processes() == [], "a sandbox process outlived its job"
+    ours = {v.id for v in client.volumes.list()} - volumes_before
+    in_flight = {m.get("Name") for c in client.containers.list(all=True, filters={
+        "label": "learnai.job"}) for m in c.attrs.get("Mounts", [])}
+    assert ours <= in_flight, "a /grading volume leaked"
+    assert leaked_processes(client) == [], "a sandbox process outlived its job"

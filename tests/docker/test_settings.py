@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -26,7 +27,8 @@ def test_every_job_is_locked_down() -> None:
     assert "size=" in kw["tmpfs"]["/tmp"] and "noexec" in kw["tmpfs"]["/tmp"]
     assert {u["Name"] for u in kw["ulimits"]} == {"nofile", "fsize", "core"}
     assert kw["log_config"]["config"]["max-size"]
-    assert kw["labels"] == {"learnai.job": "abc", "learnai.deadline": "100"}
+    assert kw["labels"]["learnai.job"] == "abc" and kw["labels"]["learnai.deadline"] == "100"
+    assert kw["labels"]["learnai.owner"].endswith(f":{os.getpid()}")
     assert "privileged" not in kw and "volumes" not in kw and "device_requests" not in kw
 
 

@@ -1,8 +1,10 @@
 # expect-status: error
 # expect-error-kind: memory
 # expect-next-job: yes
-"""Grabs memory until something stops it, touching every page."""
+"""Grabs memory inside the learner's function until something stops it, touching every page."""
 
-hog = []
-while True:
-    hog.append(bytearray(64 * 1024 * 1024))
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    hog = []
+    while True:
+        hog.append(bytearray(64 * 1024 * 1024))

@@ -10,10 +10,10 @@ for path in ("/grading/exercises/amp-train-one-epoch/solution.py",
         raise SystemExit(f"ESCAPED: read {path}")
     except OSError:
         pass
-for top, dirs, files in os.walk("/", onerror=None):
-    dirs[:] = [d for d in dirs if d not in ("proc", "sys", "dev")]
-    if "solution.py" in files:
-        raise SystemExit(f"ESCAPED: found {top}/solution.py")
+for root in ("/grading", "/opt", "/tmp", "/home", "/root", "/srv", "/var", "/usr/local"):
+    for top, _dirs, files in os.walk(root):
+        if "solution.py" in files:
+            raise SystemExit(f"ESCAPED: found {top}/solution.py")
 print("BLOCKED solution")
 
 

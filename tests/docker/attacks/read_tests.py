@@ -9,8 +9,10 @@ try:
     raise SystemExit(f"ESCAPED: {listing}")
 except OSError:
     pass
-for path in glob.glob("/grading/**/test_*.py", recursive=True) + glob.glob(
-        "/**/tests/test_basics.py", recursive=True):
+found = []
+for root in ("/grading", "/opt", "/tmp", "/home", "/root", "/srv", "/var", "/usr/local"):
+    found += glob.glob(f"{root}/**/test_basics.py", recursive=True)
+for path in glob.glob("/grading/**/test_*.py", recursive=True) + found:
     try:
         print("ESCAPED:", open(path).read()[:200])
         raise SystemExit(f"ESCAPED: read {path}")

@@ -1,0 +1,151 @@
+"""The docker backend's own duties: auto-detection, refusals, platform faults, janitor, slots."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.loader import Exercise, load_exercise
+from grader.sandboxes import docker as backend
+from grader.sandboxes.base import Job
+from grader.sandboxes.docker_gpus import GpuScheduler
+from grader.sandboxes.docker_janitor import stale_containers, sweep
+
+REPO = Path(__file__).resolve().parents[2]
+ATTACKS = Path(__file__).parent / "attacks"
+pytestmark = pytest.mark.docker
+
+
+def with_gpu(tmp_path: Path, mode: str) -> Exercise:
+    target = tmp_path / "amp-train-one-epoch"
+    shutil.copytree(REPO / "exercises" / "amp-train-one-epoch", target)
+    config = target / "exercise.toml"
+    config.write_text(re.sub(r'(?m)^gpu = .*$', f'gpu = "{mode}"', config.read_text()))
+    return load_exercise(target)
+
+
+@pytest.fixture
+def fresh_engine(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A backend state of its own, so a test may change its slots or GPUs."""
+    state = backend._Engine()
+    monkeypatch.setattr(backend, "_engine", state)
+    return state
+
+
+def test_auto_finds_the_engine_and_the_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(backend, "_available", (0.0, False))
+    assert backend.docker_available()
+    monkeypatch.setattr(backend, "_available", (0.0, False))
+    monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-no-such-image:never")
+    assert not backend.docker_available()
+    monkeypatch.setattr(backend, "_available", (0.0, False))
+    monkeypatch.delenv("GRADER_SANDBOX_IMAGE")
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent.sock")
+    assert not backend.docker_available()
+
+
+def test_a_missing_image_is_the_platform_fault(monkeypatch: pytest.MonkeyPatch,
+                                               no_residue: None) -> None:
+    monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-no-such-image:never")
+    exercise = load_exercise(REPO / "exercises" / "amp-train-one-epoch")
+    doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n"))
+    assert (doc["status"], doc["error_kind"]) == ("error", "internal")
+    assert "not your fault" in doc["message"]
+
+
+@pytest.mark.parametrize("lang, words", [("en", "needs a GPU"), ("ja", "GPU が必要")])
+def test_gpu_required_without_gpus_is_refused(tmp_path: Path, fresh_engine: Any, lang: str,
+                                              words: str) -> None:
+    fresh_engine.gpus = GpuScheduler([])
+    exercise = with_gpu(tmp_path, "required")
+    doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n", lang=lang))
+    assert (doc["status"], doc["error_kind"]) == ("error", "internal")
+    assert words in doc["message"]
+
+
+def test_a_failed_gpu_request_is_the_platform_fault(tmp_path: Path, fresh_engine: Any,
+                                                     no_residue: None) -> None:
+    if "nvidia" in (fresh_engine.client.info().get("Runtimes") or {}):
+        pytest.skip("this host has the NVIDIA runtime: the request would succeed")
+    fresh_engine.gpus = GpuScheduler(["0"])  # pretend: the engine cannot attach it
+    exercise = with_gpu(tmp_path, "required")
+    doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n"))
+    assert (doc["status"], doc["error_kind"]) == ("error", "internal")
+    assert "GPU could not be attached" in doc["message"]
+    assert fresh_engine.gpus.free == ["0"]  # handed back
+
+
+def test_the_janitor_removes_only_what_is_past_its_deadline(client: Any) -> None:
+    old = client.containers.create("learnai-sandbox:latest", ["true"], labels={
+        "learnai.job": "janitor-old", "learnai.deadline": str(int(time.time()) - 3600)})
+    new = client.containers.create("learnai-sandbox:latest", ["true"], labels={
+        "learnai.job": "janitor-new", "learnai.deadline": str(int(time.time()) + 3600)})
+    try:
+        assert old.id in {c.id for c in stale_containers(client)}
+        assert new.id not in {c.id for c in stale_containers(client)}
+        assert sweep(client) >= 1
+        assert {c.id for c in client.containers.list(all=True)} & {old.id, new.id} == {new.id}
+    finally:
+        for container in (old, new):
+            try:
+                container.remove(force=True, v=True)
+            except Exception:  # noqa: BLE001, S110 -- already gone is fine
+                pass
+
+
+@pytest.mark.slow
+def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, no_residue: None) -> None:
+    fresh_engine.slots = threading.BoundedSemaphore(1)
+    exercise = load_exercise(REPO / "exercises" / "tensors-dtype-memory")
+    code = (exercise.path / "solution.py").read_text()
+    running: list[int] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            running.append(len(fresh_engine.client.containers.list(
+                filters={"label": "learnai.job", "status": "running"})))
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    docs: list[dict[str, Any]] = []
+    jobs = [threading.Thread(target=lambda: docs.append(
+        backend.DockerSandbox().run(Job(exercise=exercise, code=code)))) for _ in range(2)]
+    for job in jobs:
+        job.start()
+    for job in jobs:
+        job.join(timeout=300)
+    done.set()
+    watcher.join()
+    assert [d["status"] for d in docs] == ["pass", "pass"]
+    assert max(running) == 1
+
+
+@pytest.mark.slow
+def test_a_fork_bomb_does_not_starve_a_concurrent_job(fresh_engine: Any, flagship: Exercise,
+                                                       quick_flagship_exercise: Exercise,
+                                                       no_residue: None) -> None:
+    fresh_engine.slots = threading.BoundedSemaphore(2)
+    bomb = (ATTACKS / "fork_bomb.py").read_text()
+    honest = (ATTACKS / "control_honest_right.py").read_text()
+    docs: dict[str, dict[str, Any]] = {}
+
+    def run(name: str, exercise: Exercise, code: str) -> None:
+        docs[name] = backend.DockerSandbox().run(Job(exercise=exercise, code=code))
+
+    jobs = [threading.Thread(target=run, args=("bomb", quick_flagship_exercise, bomb)),
+            threading.Thread(target=run, args=("honest", flagship, honest))]
+    for job in jobs:
+        job.start()
+        time.sleep(1.0)  # the bomb goes off first
+    for job in jobs:
+        job.join(timeout=300)
+    assert docs["bomb"]["error_kind"] == "timeout"
+    assert docs["honest"]["status"] == "pass", docs["honest"]["message"][-2000:]
