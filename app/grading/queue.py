@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
@@ -27,12 +28,21 @@ class InProcessQueue:
 
     def __init__(self, app: Flask, workers: int = 1):
         self.app = app
+        self.workers = max(1, workers)
+        self._pid = os.getpid()
         # Threads start lazily on the first job, so CLI commands never spawn any.
-        self._pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="grader")
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="grader")
 
     def enqueue(self, submission_id: str) -> None:
         from app.grading.worker import grade_submission
 
+        if self._pid != os.getpid():
+            # Forked (gunicorn --preload): the parent's threads do not exist in this process,
+            # and a pool that counts them as busy would never run a job.
+            self._pid, self._pool = os.getpid(), self._new_pool()
         future = self._pool.submit(grade_submission, self.app, submission_id)
         future.add_done_callback(_log_crash)
 

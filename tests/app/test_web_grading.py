@@ -119,3 +119,17 @@ def test_recovery_before_the_schema_exists_does_nothing(make_app, tmp_path):
     with app.app_context():
         db.drop_all()
     assert recover_unfinished(app) == []
+
+
+def test_a_forked_process_gets_its_own_worker_threads(app, client):
+    import os
+
+    queue = app.extensions["grading_queue"]
+    first = client.post(URL, json={"code": GOOD}).get_json()["id"]
+    wait_for_done(client, first)  # the pool now holds a thread of this process
+    parent_pool = queue._pool
+    queue._pid = os.getpid() + 1  # what a forked child sees: the pid differs from the creator's
+    second = client.post(URL, json={"code": GOOD}).get_json()["id"]
+    assert wait_for_done(client, second)["result"]["status"] == "pass"
+    assert queue._pool is not parent_pool
+    parent_pool.shutdown(wait=True)
