@@ -112,6 +112,52 @@ def train_epoch(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any
     return run_train_epoch(submission.train_one_epoch, params)
 
 
+# -- loop-evaluate --------------------------------------------------------------------------
+def evaluation_loader(params: dict[str, Any]) -> DataLoader[Any]:
+    # batch_size does not divide the data: the last batch is smaller, so the accuracy must be
+    # counted over samples, not averaged over batches.
+    return DataLoader(make_batches(params), batch_size=int(params.get("eval_batch_size", 7)))
+
+
+@scenario("loop.evaluate")
+def evaluate(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
+    """Evaluate a model left in training mode with the learner's evaluate(); report what it did."""
+    model = build_classifier(int(params.get("seed", 0)))
+    model.train()  # as right after a training epoch: the learner's function must switch
+    probe = LoopProbe(model)
+    returned = submission.evaluate(model, evaluation_loader(params), RecordingLoss(),
+                                   torch.device("cpu"))
+    probe.remove()
+    if isinstance(returned, (tuple, list)):
+        returned = [v.detach().float().cpu() if isinstance(v, torch.Tensor) else v
+                    for v in returned]
+    elif isinstance(returned, torch.Tensor):
+        returned = returned.detach().float().cpu()
+    return {"returned": returned, "state": float_state(model), **probe.report()}
+
+
+def evaluation_reference(params: dict[str, Any]) -> dict[str, float]:
+    """The mean batch loss and the accuracy over samples, computed in the harness."""
+    model = build_classifier(int(params.get("seed", 0))).eval()
+    losses, correct, total = [], 0, 0
+    with torch.no_grad():
+        for inputs, targets in evaluation_loader(params):
+            logits = model(inputs)
+            losses.append(float(nn.functional.cross_entropy(logits, targets)))
+            correct += int((logits.argmax(dim=1) == targets).sum())
+            total += len(targets)
+    return {"loss": sum(losses) / len(losses), "accuracy": correct / total,
+            "batch_accuracy_mean": _batch_accuracy_mean(model, params)}
+
+
+def _batch_accuracy_mean(model: nn.Module, params: dict[str, Any]) -> float:
+    """What averaging per-batch accuracies gives (wrong when the last batch is smaller)."""
+    with torch.no_grad():
+        values = [float((model(x).argmax(dim=1) == y).float().mean())
+                  for x, y in evaluation_loader(params)]
+    return sum(values) / len(values)
+
+
 # -- loop-checkpoint ------------------------------------------------------------------------
 def trained_pair(params: dict[str, Any], seed: int, steps: int) -> tuple[nn.Module, Any]:
     """A small model and its Adam optimizer after `steps` steps on fixed data."""

@@ -24,19 +24,22 @@ def _is_clear(grad: torch.Tensor | None) -> bool:
 class LoopProbe:
     """Records the loop's events in order: backward (on a clean or an old .grad) and step."""
 
-    def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer):
+    def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer | None = None):
         params = [p for p in model.parameters() if p.requires_grad]
         self._params = params
         self.events: list[str] = []
         self.train_flags: list[bool] = []
+        self.grad_flags: list[bool] = []  # was autograd recording during each forward pass?
         # A hook on a leaf runs before the new gradient is added into .grad, so it sees whether
         # the old one was cleared -- whichever way the learner cleared it (optimizer, model, None).
         watched = params[-1]
         self._handles: list[Any] = [
             watched.register_hook(lambda grad: self._on_backward(watched)),
-            optimizer.register_step_pre_hook(lambda opt, args, kwargs: self._on_step()),
             model.register_forward_pre_hook(lambda module, args: self._on_forward(module)),
         ]
+        if optimizer is not None:
+            self._handles.append(
+                optimizer.register_step_pre_hook(lambda opt, args, kwargs: self._on_step()))
 
     def _on_backward(self, watched: torch.Tensor) -> None:
         self.events.append("backward" if _is_clear(watched.grad) else "backward-on-old-grad")
@@ -47,13 +50,15 @@ class LoopProbe:
 
     def _on_forward(self, module: nn.Module) -> None:
         self.train_flags.append(bool(module.training))
+        self.grad_flags.append(torch.is_grad_enabled())
 
     def remove(self) -> None:
         for handle in self._handles:
             handle.remove()
 
     def report(self) -> dict[str, Any]:
-        return {"events": list(self.events), "train_flags": list(self.train_flags)}
+        return {"events": list(self.events), "train_flags": list(self.train_flags),
+                "grad_flags": list(self.grad_flags)}
 
 
 def count(events: list[str], name: str) -> int:

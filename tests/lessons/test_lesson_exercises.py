@@ -32,6 +32,8 @@ EXPECTED: dict[str, dict[str, str]] = {
     "loop-train-epoch/no-zero-grad.py": {
         "zero-grad-each-iteration": "fail", "weights-match-reference": "fail"},
     "loop-train-epoch/model-zero-grad-style.py": {},
+    "loop-evaluate/batch-mean-accuracy.py": {"accuracy": "fail"},
+    "loop-evaluate/percent-and-grad.py": {"no-grad": "fail", "accuracy": "fail"},
     "loop-checkpoint/whole-model-pickled.py": {
         "weights-only-file": "fail", "restores-model": "skip", "restores-optimizer": "skip",
         "returns-epoch": "skip", "resumes-exactly": "skip"},

@@ -66,4 +66,13 @@ def test_eval_mode_and_removal():
     run(model, optimizer, ["zero", "backward", "step"], batches=1)
     probe.remove()
     run(model, optimizer, ["zero", "backward", "step"], batches=1)
-    assert probe.report() == {"events": ["backward", "step"], "train_flags": [False]}
+    assert probe.report() == {"events": ["backward", "step"], "train_flags": [False],
+                              "grad_flags": [True]}
+
+
+def test_forward_under_no_grad_is_recorded():
+    model, _, probe = setup()
+    with torch.no_grad():
+        model(torch.randn(2, 3))
+    model(torch.randn(2, 3))
+    assert probe.report()["grad_flags"] == [False, True]
