@@ -54,6 +54,18 @@ def test_tensor_quiz_numbers_match_torch():
     assert numeric_key("quiz-tensors", "grad-accumulates") == x.grad.item()
 
 
+def test_tensor_quiz_range_key_matches_torch():
+    question = load_quiz(load_exercise(EXERCISES / "quiz-tensors")).question("range-1e10")
+    assert question is not None
+    fits = set()
+    for name in ("float16", "bfloat16", "float32", "int32"):
+        dtype = getattr(torch, name)
+        limit = torch.finfo(dtype).max if dtype.is_floating_point else torch.iinfo(dtype).max
+        if limit >= 1e10:
+            fits.add(name)
+    assert question.key_ids == fits
+
+
 def test_training_loop_quiz_numbers_match_torch():
     dataset = torch.utils.data.TensorDataset(torch.zeros(1000, 1))
     batches = len(torch.utils.data.DataLoader(dataset, batch_size=64))
