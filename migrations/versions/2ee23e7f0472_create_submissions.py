@@ -1,13 +1,12 @@
 """Create the submissions table: code sent for an exercise and its grading result.
 
 Revision ID: 2ee23e7f0472
-Revises: 
+Revises:
 Create Date: 2026-11-30 00:37:48.618501
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '2ee23e7f0472'
@@ -31,7 +30,9 @@ def upgrade():
     sa.PrimaryKeyConstraint('id')
     )
     with op.batch_alter_table('submissions', schema=None) as batch_op:
-        batch_op.create_index(batch_op.f('ix_submissions_exercise_id'), ['exercise_id'], unique=False)
+        batch_op.create_index(
+            batch_op.f('ix_submissions_exercise_id'), ['exercise_id'], unique=False
+        )
         batch_op.create_index(batch_op.f('ix_submissions_status'), ['status'], unique=False)
 
     # ### end Alembic commands ###
