@@ -1,7 +1,7 @@
 # expect-status: error
 # expect-error-kind: memory
 # expect-next-job: yes
-"""Splits a memory hog over child processes, each under the per-process limit; the cgroup stops it."""
+"""A memory hog split over children, each under the per-process limit: the cgroup stops it."""
 import os
 
 
