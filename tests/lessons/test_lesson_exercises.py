@@ -19,6 +19,10 @@ EXERCISES = HERE.parents[1] / "exercises"
 EXPECTED: dict[str, dict[str, str]] = {
     "tensors-dtype-memory/four-bytes-and-half.py": {
         "bytes-every-dtype": "fail", "cast-dtype": "fail", "cast-values": "skip"},
+    "tensors-devices/hard-coded-cuda.py": {
+        "pick-cpu": "fail", "pick-cuda": "skip", "returns-triple": "fail", "moves-model": "skip",
+        "moves-batch": "skip"},
+    "tensors-devices/hard-coded-cpu.py": {"moves-model": "fail", "moves-batch": "fail"},
     "tensors-autograd/grad-not-cleared.py": {"descend-clears-grad": "fail"},
     "tensors-autograd/update-outside-no-grad.py": {
         "descend-runs": "fail", "descend-clears-grad": "skip"},
