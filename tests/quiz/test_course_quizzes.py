@@ -66,6 +66,14 @@ def test_tensor_quiz_range_key_matches_torch():
     assert question.key_ids == fits
 
 
+def test_tensor_quiz_broadcast_key_matches_torch():
+    question = load_quiz(load_exercise(EXERCISES / "quiz-tensors")).question("broadcast-shape")
+    assert question is not None
+    shape = tuple((torch.zeros(3, 1) + torch.zeros(4)).shape)
+    right = next(c for c in question.choices if c.id == question.answer)
+    assert right.text.en == str(shape)
+
+
 def test_training_loop_quiz_numbers_match_torch():
     dataset = torch.utils.data.TensorDataset(torch.zeros(1000, 1))
     batches = len(torch.utils.data.DataLoader(dataset, batch_size=64))
