@@ -42,7 +42,7 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
                           "消しています。"}, line)
         # Stale gradients are this check's mistake only when the previous window did step:
         # a loop that skips steps keeps its gradients on purpose (the step check says so).
-        stepped_before = previous is None or bool(_step_events(previous))
+        stepped_before = previous is None or _ends_with_step(previous)
         previous = window
         for position, backward in enumerate(backwards):
             if position == 0 and not backward.get("grads_clean") and stepped_before:
@@ -58,6 +58,12 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
                     "ja": f"{line} 行目の zero_grad() がマイクロバッチごとに実行されるため、勾配が"
                           "蓄積されません。勾配のクリアは各 step の後だけにしましょう。"}, line)
     return passed(SLUG_ZERO)
+
+
+def _ends_with_step(window: Window) -> bool:
+    """The window's gradients were all used by a step (no backward after its last step)."""
+    steps = _step_events(window)
+    return bool(steps) and not [b for b in window.of("backward") if b["seq"] > steps[-1]["seq"]]
 
 
 def _stale_gradients(ctx: Context, backward: Event, window: int) -> Finding:

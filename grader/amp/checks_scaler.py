@@ -114,38 +114,46 @@ def step_through_scaler(ctx: Context) -> Finding:
 
 
 def update_after_step(ctx: Context) -> Finding:
+    """Steps and updates must alternate: step, update, step, update (once per optimizer step)."""
     trace = ctx.trace
     if not _scaler_in_play(ctx):
         return passed(SLUG_UPDATE)
-    for window in trace.windows:
-        steps, updates = window.of("scaler-step"), window.of("scaler-update")
-        if steps and updates and updates[0]["seq"] < steps[0]["seq"]:
-            return failed(SLUG_UPDATE, {
-                "en": f"scaler.update() on line {updates[0].get('line')} runs before "
-                      f"scaler.step(optimizer) on line {steps[0].get('line')}; update() sets the next "
-                      "scale from what step() found, so swap them.",
-                "ja": f"{updates[0].get('line')} 行目の scaler.update() が {steps[0].get('line')} 行目の "
-                      "scaler.step(optimizer) より前にあります。update() は step() の結果から次のスケール"
-                      "を決めるので、順番を入れ替えましょう。"}, updates[0].get("line"))
-        if len(updates) > 1:
-            return failed(SLUG_UPDATE, {
-                "en": f"scaler.update() runs {len(updates)} times for one step (line "
-                      f"{updates[1].get('line')}); call it once, right after scaler.step().",
-                "ja": f"1 回の step に対して scaler.update() が {len(updates)} 回実行されています"
-                      f"（{updates[1].get('line')} 行目）。scaler.step() の直後に 1 回だけ呼びましょう。"},
-                updates[1].get("line"))
-    for window in ctx.windows_done:
-        steps = window.of("scaler-step")
-        if steps and not [u for u in window.of("scaler-update") if u["seq"] > steps[-1]["seq"]]:
-            return _missing_update(ctx, steps[-1].get("line"))
-    if not trace.of("scaler-update") and not trace.raised and trace.of("scaler-step"):
-        return _missing_update(ctx, trace.of("scaler-step")[-1].get("line"))
-    if not ctx.windows_done and trace.raised:
-        return ctx.stopped(SLUG_UPDATE)
-    if not trace.of("scaler-step", "scaler-update"):
+    # A direct optimizer.step() counts as a step here: bypassing the scaler is the step
+    # check's finding, and the update after it is in the right place.
+    sequence = [e for e in trace.of("scaler-step", "scaler-update", "optimizer-step")
+                if e["kind"] != "optimizer-step" or not e.get("via_scaler")]
+    if not trace.of("scaler-step"):
+        if trace.raised:
+            return ctx.stopped(SLUG_UPDATE)
         return skipped(SLUG_UPDATE, {
             "en": "Not checked: the optimizer never steps through the scaler (see the step check).",
             "ja": "未確認: オプティマイザが scaler 経由で step していません（step のチェックを参照）。"})
+    previous = None
+    for event in sequence:
+        if event["kind"] == "scaler-update" and previous is None:
+            following = trace.after(event, trace.of("scaler-step"))
+            at = following[0].get("line") if following else None
+            return failed(SLUG_UPDATE, {
+                "en": f"scaler.update() on line {event.get('line')} runs before "
+                      f"scaler.step(optimizer){f' on line {at}' if at else ''}; update() sets the "
+                      "next scale from what step() found, so swap them.",
+                "ja": f"{event.get('line')} 行目の scaler.update() が scaler.step(optimizer)"
+                      f"{f'（{at} 行目）' if at else ''}より前にあります。update() は step() の結果"
+                      "から次のスケールを決めるので、順番を入れ替えましょう。"}, event.get("line"))
+        if event["kind"] == "scaler-update" and previous["kind"] == "scaler-update":
+            return failed(SLUG_UPDATE, {
+                "en": f"scaler.update() on line {event.get('line')} runs a second time for one "
+                      "step; call it once, right after scaler.step().",
+                "ja": f"{event.get('line')} 行目の scaler.update() が 1 回の step に対して 2 回目の"
+                      "実行になっています。scaler.step() の直後に 1 回だけ呼びましょう。"},
+                event.get("line"))
+        if event["kind"] != "scaler-update" and previous is not None \
+                and previous["kind"] != "scaler-update" \
+                and trace.iteration_of(event) is not trace.iteration_of(previous):
+            return _missing_update(ctx, previous.get("line"))  # two steps in one batch: the step check's
+        previous = event
+    if previous["kind"] != "scaler-update" and not trace.raised:
+        return _missing_update(ctx, previous.get("line"))
     return passed(SLUG_UPDATE)
 
 

@@ -1,0 +1,19 @@
+# expect: fail accumulation-window weights-match-reference
+# Steps on every micro-batch (zero_grad only every k).
+import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, accum_steps):
+    model.train()
+    total = 0.0
+    optimizer.zero_grad()
+    for i, (inputs, targets) in enumerate(loader):
+        with torch.autocast(device_type=device.type):
+            loss = criterion(model(inputs.to(device)), targets.to(device)) / accum_steps
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        if (i + 1) % accum_steps == 0:
+            optimizer.zero_grad()
+        total += loss.item() * accum_steps
+    return total / len(loader)
