@@ -8,7 +8,8 @@ from typing import Any
 import click
 from flask import Flask
 
-from app import config, content, errors, i18n, security
+from app import config, content, crossorigin, errors, i18n, ratelimits, security
+from app.accounts import login
 from app.extensions import db, migrate
 from app.grading import queue
 
@@ -37,19 +38,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(config.REPO_ROOT / "migrations"))
     i18n.init_app(app)
     security.init_app(app)
+    crossorigin.init_app(app)
+    login.init_app(app)
     errors.init_app(app)
     content.init_app(app)
     queue.init_app(app)
 
+    from app.accounts import bp as accounts_bp
     from app.api import bp as api_bp
     from app.exercises import bp as exercises_bp
+    from app.instructor import bp as instructor_bp
+    from app.instructor import validation
     from app.lessons import bp as lessons_bp
+    from app.progress import bp as progress_bp
     from app.quizzes import bp as quizzes_bp
 
     app.register_blueprint(lessons_bp)
     app.register_blueprint(exercises_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(quizzes_bp)
+    app.register_blueprint(accounts_bp)
+    app.register_blueprint(progress_bp)
+    app.register_blueprint(instructor_bp)
+    ratelimits.init_app(app)  # wraps views, so after the blueprints
+    validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
         from app.grading.worker import recover_unfinished

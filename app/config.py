@@ -21,7 +21,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
     db_default = f"sqlite:///{Path(instance_path) / 'platform.db'}"
     return {
         "SECRET_KEY": env.get("SECRET_KEY") or None,
-        "SQLALCHEMY_DATABASE_URI": env.get("DATABASE_URL") or db_default,
+        "SQLALCHEMY_DATABASE_URI": database_url(env.get("DATABASE_URL")) or db_default,
         "EXERCISES_DIR": env.get("EXERCISES_DIR") or str(REPO_ROOT / "exercises"),
         "LESSONS_DIR": env.get("LESSONS_DIR") or str(REPO_ROOT / "lessons"),
         "GRADER_SANDBOX": env.get("GRADER_SANDBOX") or "auto",
@@ -34,7 +34,23 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "en",
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Secure cookies when served over HTTPS (SESSION_COOKIE_SECURE=1 behind a TLS proxy).
+        "SESSION_COOKIE_SECURE": env.get("SESSION_COOKIE_SECURE") == "1",
+        # Limits are counted in memory per process; set redis://... when running several.
+        "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "SUBMISSION_RATE_LIMIT": env.get("SUBMISSION_RATE_LIMIT") or "10/minute",
+        "LOGIN_RATE_LIMIT": env.get("LOGIN_RATE_LIMIT") or "5/minute",
     }
+
+
+def database_url(url: str | None) -> str | None:
+    """DATABASE_URL as SQLAlchemy wants it: postgres:// and postgresql:// use psycopg 3."""
+    if not url:
+        return None
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
 
 
 def instance_secret(instance_path: str) -> str:

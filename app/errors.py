@@ -15,9 +15,11 @@ log = logging.getLogger(__name__)
 def _messages() -> dict[int, str]:
     return {
         400: _("The request could not be understood."),
+        403: _("You do not have access to this page."),
         404: _("There is nothing at this address."),
         405: _("This address does not accept that kind of request."),
         413: _("The request is too large."),
+        429: _("Too many requests in a short time. Please wait a minute, then try again."),
         500: _("Something went wrong on our side. Please try again in a moment."),
     }
 

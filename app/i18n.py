@@ -29,7 +29,8 @@ def current_lang() -> str:
     return locale.language if locale is not None else "en"
 
 
-def _safe_next(target: str | None) -> str:
+def safe_next(target: str | None) -> str:
+    """The page to go back to, when it is a path on this site; else the course page."""
     # Only a path on this site: an absolute URL here would make an open redirect.
     if target:
         parts = urlsplit(target)
@@ -41,7 +42,7 @@ def _safe_next(target: str | None) -> str:
 
 def set_language(code: str) -> Response:
     """Remember the chosen language in a cookie and go back to the page the learner was on."""
-    response = redirect(_safe_next(request.args.get("next")))
+    response = redirect(safe_next(request.args.get("next")))
     if code in current_app.config["LANGUAGES"]:
         response.set_cookie(
             COOKIE, code, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",

@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, String, Text
+from sqlalchemy import JSON, DateTime, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
@@ -27,9 +27,15 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     """Code sent for one exercise, and what the grader said about it."""
 
     __tablename__ = "submissions"
+    __table_args__ = (
+        Index("ix_submissions_learner_exercise", "learner", "exercise_id", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
     exercise_id: Mapped[str] = mapped_column(String(64), index=True)
+    # Whose work this is: an account's or an anonymous browser's key (app.accounts.identity).
+    # Null only for rows stored before accounts existed; no one can read those.
+    learner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     code: Mapped[str] = mapped_column(Text)
     lang: Mapped[str] = mapped_column(String(8), default="en")
     status: Mapped[str] = mapped_column(String(16), index=True, default="queued")

@@ -1,16 +1,17 @@
-"""JSON endpoints: POST a submission (202, graded off the request thread), GET its state."""
+"""JSON endpoints: POST a submission (202, graded off the request thread), GET it (owner only)."""
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
-from flask import current_app, jsonify, request, url_for
+from flask import current_app, jsonify, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from app.accounts.identity import is_instructor, learner_key
 from app.api import bp
+from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error
 from app.extensions import db
@@ -19,51 +20,6 @@ from app.i18n import current_lang
 from app.models import Submission
 
 log = logging.getLogger(__name__)
-
-
-class BadSubmission(Exception):
-    """A request body the API refuses, with the HTTP status and a message for people."""
-
-    def __init__(self, status: int, error: str, message: str):
-        super().__init__(message)
-        self.status, self.error, self.message = status, error, message
-
-
-def _read_body() -> dict[str, Any]:
-    if not request.is_json:
-        raise BadSubmission(
-            400, "not_json", _("Send the code as JSON (Content-Type: application/json).")
-        )
-    try:
-        text = request.get_data(cache=False).decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadSubmission(400, "not_utf8", _("The request body is not valid UTF-8.")) from None
-    try:
-        body = json.loads(text)
-    except ValueError:
-        raise BadSubmission(400, "not_json", _("The request body is not valid JSON.")) from None
-    if not isinstance(body, dict):
-        raise BadSubmission(400, "not_json", _("The request body must be a JSON object."))
-    return body
-
-
-def _read_code(body: dict[str, Any]) -> str:
-    code = body.get("code")
-    if not isinstance(code, str):
-        raise BadSubmission(400, "bad_code", _("The field 'code' is missing or is not a string."))
-    try:
-        size = len(code.encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate such as "\ud800" from a JSON escape
-        raise BadSubmission(400, "not_utf8", _("The code is not valid Unicode text.")) from None
-    limit = current_app.config["MAX_CODE_BYTES"]
-    if size > limit:
-        raise BadSubmission(
-            413, "code_too_large",
-            _("The code is %(size)d bytes; the limit is %(limit)d bytes.", size=size, limit=limit),
-        )
-    if "\x00" in code:  # PostgreSQL text columns cannot hold NUL
-        raise BadSubmission(400, "bad_code", _("The code contains a NUL character."))
-    return code
 
 
 def _read_lang(body: dict[str, Any]) -> str:
@@ -80,11 +36,12 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
         message = _("This exercise is a quiz; it takes answers, not code.")
         return json_error(400, "not_gradable", message)
     try:
-        body = _read_body()
-        code, lang = _read_code(body), _read_lang(body)
-    except BadSubmission as bad:
+        body = read_body()
+        code, lang = read_code(body), _read_lang(body)
+    except BadBody as bad:
         return json_error(bad.status, bad.error, bad.message)
-    submission = Submission(exercise_id=exercise.id, code=code, lang=lang, status="queued")
+    submission = Submission(exercise_id=exercise.id, learner=learner_key(), code=code, lang=lang,
+                            status="queued")
     db.session.add(submission)
     db.session.commit()
     try:
@@ -104,7 +61,8 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
 @bp.get("/submissions/<submission_id>")
 def submission(submission_id: str) -> tuple[Response, int] | Response:
     found = db.session.get(Submission, submission_id)
-    if found is None:
+    # Another learner's id answers exactly like an unknown one: ids leak nothing.
+    if found is None or not (found.learner == learner_key() or is_instructor()):
         return json_error(404, "unknown_submission", _("There is no submission with this id."))
     response = jsonify(found.to_api())
     response.headers["Cache-Control"] = "no-store"

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import re
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from flask import session
 from sqlalchemy import func, select
 
+# The learner key is the account's when logged in, else the browser session's.
+from app.accounts.identity import learner_key  # noqa: F401
 from app.extensions import db
 from app.quizzes.models import QuizAttempt
-
-SESSION_KEY = "learner"
-_KEY_PATTERN = re.compile(r"^[0-9a-f]{32}$")
-
-
-def learner_key() -> str:
-    """This browser's learner key, kept in the signed session cookie; made on first use."""
-    key = session.get(SESSION_KEY)
-    if not isinstance(key, str) or not _KEY_PATTERN.match(key):
-        key = uuid.uuid4().hex
-        session[SESSION_KEY] = key
-        session.permanent = True  # scores should outlive closing the browser
-    return key
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,35 @@
+"""`flask users create [--instructor]`: accounts from the command line (the first instructor)."""
+
+from __future__ import annotations
+
+import click
+from flask.cli import AppGroup
+
+from app.accounts.passwords import MAX_LENGTH, MIN_LENGTH
+from app.accounts.users import AccountError, create_user
+
+REASONS = {
+    "email_taken": "an account with this email exists already",
+    "bad_email": "this is not an email address",
+    "bad_password": f"the password must have {MIN_LENGTH} to {MAX_LENGTH} characters",
+    "bad_role": "unknown role",
+}
+
+
+# An AppGroup runs each command inside the app context (the database is reachable).
+users = AppGroup("users", help="Manage accounts.")
+
+
+@users.command("create")
+@click.option("--email", prompt=True, help="The account's email (its login name).")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True,
+              help="The password; prompted for (hidden) when left out.")
+@click.option("--instructor", is_flag=True, help="Give the account the instructor role.")
+def create(email: str, password: str, instructor: bool) -> None:
+    """Create an account (a learner unless --instructor)."""
+    role = "instructor" if instructor else "learner"
+    try:
+        user = create_user(email, password, role)
+    except AccountError as exc:
+        raise click.ClickException(REASONS[exc.reason]) from None
+    click.echo(f"Created {role} {user.email}.")

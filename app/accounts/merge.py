@@ -1,0 +1,44 @@
+"""Re-own anonymous work when a learner signs up or logs in: nothing done before is lost."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import select, update
+
+from app.extensions import db
+from app.models import Submission
+from app.progress.models import Draft
+from app.quizzes.models import QuizAttempt
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes even for timezone=True columns; they were stored as UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _merge_drafts(anonymous: str, account: str) -> None:
+    """Move drafts over; where both have one for an exercise, the newer one wins."""
+    theirs = {d.exercise_id: d for d in db.session.scalars(
+        select(Draft).where(Draft.learner == account))}
+    for draft in db.session.scalars(select(Draft).where(Draft.learner == anonymous)).all():
+        existing = theirs.get(draft.exercise_id)
+        if existing is None:
+            draft.learner = account
+        elif _aware(draft.updated_at) > _aware(existing.updated_at):
+            existing.code, existing.updated_at = draft.code, draft.updated_at
+            db.session.delete(draft)
+        else:
+            db.session.delete(draft)
+
+
+def adopt_anonymous_work(anonymous: str | None, account: str) -> None:
+    """Give the account every submission, quiz attempt and draft made under the anonymous key."""
+    if not anonymous or anonymous == account:
+        return
+    db.session.execute(
+        update(Submission).where(Submission.learner == anonymous).values(learner=account))
+    db.session.execute(
+        update(QuizAttempt).where(QuizAttempt.learner == anonymous).values(learner=account))
+    _merge_drafts(anonymous, account)
+    db.session.commit()

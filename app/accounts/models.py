@@ -1,0 +1,43 @@
+"""Database model of an account: an email, a password hash, a role and a learner key."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from flask_login import UserMixin
+from sqlalchemy import DateTime, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.extensions import db
+from app.models import utcnow
+
+ROLES = ("learner", "instructor")
+
+
+def new_learner_key() -> str:
+    # "u" + 32 random hex digits: never equal to an anonymous session key (32 hex digits),
+    # so instructor pages can tell accounts from anonymous learners without a join.
+    return "u" + uuid.uuid4().hex
+
+
+class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
+    """A person with an account; their work is stored under learner_key, like anonymous work."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16), default="learner")
+    learner_key: Mapped[str] = mapped_column(String(64), unique=True, default=new_learner_key)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    @property
+    def is_instructor(self) -> bool:
+        return self.role == "instructor"
+
+
+def normalize_email(email: str) -> str:
+    """Emails compare without case or surrounding spaces: one person, one account."""
+    return email.strip().lower()

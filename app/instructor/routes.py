@@ -1,0 +1,89 @@
+"""Instructor pages: exercise statistics, learners, one learner, CSV export, folder validation."""
+
+from __future__ import annotations
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from app.accounts.models import User
+from app.content import exercise_catalog
+from app.extensions import db
+from app.instructor import bp
+from app.instructor.export import progress_csv
+from app.instructor.learners import learner_rows
+from app.instructor.models import ExerciseValidation
+from app.instructor.stats import exercise_stats
+from app.instructor.validation import get_runner
+from app.progress.history import submissions_of
+from app.progress.records import attempts
+from app.progress.status import by_lesson, learner_progress
+
+
+class ValidateForm(FlaskForm):
+    """The "check now" button: grading every folder is costly, so it is a CSRF-checked POST."""
+
+
+def _exercises() -> list:
+    found = exercise_catalog().exercises().exercises.values()
+    return sorted(found, key=lambda e: (e.config.lesson, e.config.order, e.id))
+
+
+@bp.get("/instructor/")
+def overview() -> str:
+    exercises = _exercises()
+    stats = exercise_stats(attempts(), [e.id for e in exercises])
+    return render_template("instructor/overview.html", exercises=exercises, stats=stats)
+
+
+@bp.get("/instructor/learners")
+def learners() -> str:
+    rows, anonymous = learner_rows()
+    return render_template("instructor/learners.html", rows=rows, anonymous=anonymous,
+                           total=len(_exercises()))
+
+
+@bp.get("/instructor/learners/<int:user_id>")
+def learner(user_id: int) -> str:
+    user = db.session.get(User, user_id)
+    if user is None:
+        abort(404)
+    exercises = _exercises()
+    lessons = by_lesson(exercises, learner_progress(user.learner_key))
+    recent = {e.id: list(reversed(submissions_of(user.learner_key, e.id)))[:5]
+              for e in exercises if e.config.kind == "code"}
+    return render_template("instructor/learner.html", user=user, lessons=lessons, recent=recent)
+
+
+@bp.get("/instructor/export.csv")
+def export() -> Response:
+    rows, _anonymous = learner_rows()
+    response = Response(progress_csv(rows, _exercises()), mimetype="text/csv")
+    response.headers["Content-Disposition"] = "attachment; filename=progress.csv"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/instructor/validation")
+def validation() -> str:
+    loaded = exercise_catalog().exercises()
+    states = {row.exercise_id: row for row in db.session.scalars(select(ExerciseValidation))}
+    return render_template("instructor/validation.html", errors=loaded.errors,
+                           exercises=_exercises(), states=states, form=ValidateForm())
+
+
+@bp.post("/instructor/validation")
+def validate() -> Response | tuple[str, int]:
+    form = ValidateForm()
+    if not form.validate_on_submit():
+        abort(400)
+    known = {e.id for e in _exercises()}
+    wanted = request.form.get("exercise")
+    if wanted and wanted not in known:
+        abort(404)
+    queued = get_runner(current_app).request([wanted] if wanted else sorted(known))
+    flash(_("Checking %(count)d folder(s) in the background; reload this page to see the results.",
+            count=len(queued)))
+    return redirect(url_for("instructor.validation"), code=303)

@@ -1,0 +1,109 @@
+"""Exercise-folder validation in the background: grading solution and starter takes seconds."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import update
+
+from app.extensions import db
+from app.instructor.models import ExerciseValidation
+from app.models import utcnow
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+log = logging.getLogger(__name__)
+STALE_AFTER = timedelta(minutes=30)
+
+
+def _check_function(app: Flask) -> Callable[..., Any]:
+    injected = app.config.get("VALIDATE_FUNCTION")
+    if injected is not None:
+        return injected  # type: ignore[no-any-return]
+    from grader.validate import check_exercise  # late: the grader loads torch on demand
+
+    return check_exercise
+
+
+class ValidationRunner:
+    """One background thread: a validation never slows a page, and two never fight for CPUs."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self._pid = os.getpid()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
+
+    def request(self, exercise_ids: Iterable[str]) -> list[str]:
+        """Queue a check of each folder (one already waiting is not queued twice)."""
+        if self._pid != os.getpid():  # forked by gunicorn: the parent's thread is not here
+            self._pid = os.getpid()
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
+        queued = []
+        for exercise_id in exercise_ids:
+            row = db.session.get(ExerciseValidation, exercise_id)
+            if row is not None and row.state in ("queued", "running") and not _stale(row):
+                continue
+            if row is None:
+                row = ExerciseValidation(exercise_id=exercise_id)
+                db.session.add(row)
+            row.state, row.requested_at = "queued", utcnow()
+            queued.append(exercise_id)
+        db.session.commit()
+        for exercise_id in queued:
+            self._pool.submit(run_one, self.app, exercise_id).add_done_callback(_log_crash)
+        return queued
+
+    def shutdown(self, wait: bool = True) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=not wait)
+
+
+def _stale(row: ExerciseValidation) -> bool:
+    # A check waiting this long was lost with a stopped server; it may be asked for again.
+    requested = row.requested_at
+    if requested.tzinfo is None:  # SQLite gives naive datetimes back (stored as UTC)
+        requested = requested.replace(tzinfo=UTC)
+    return utcnow() - requested > STALE_AFTER
+
+
+def run_one(app: Flask, exercise_id: str) -> None:
+    """Check one folder through the grader and store the outcome."""
+    with app.app_context():
+        db.session.execute(update(ExerciseValidation)
+                           .where(ExerciseValidation.exercise_id == exercise_id)
+                           .values(state="running"))
+        db.session.commit()
+        exercise = app.extensions["exercise_catalog"].get(exercise_id)
+        if exercise is None:
+            ok, problems = False, ["the folder no longer loads; see the load errors above"]
+        else:
+            try:
+                report = _check_function(app)(exercise, sandbox=app.config["GRADER_SANDBOX"])
+                ok, problems = bool(report.ok), list(report.problems)
+            except Exception as exc:  # the check itself broke: say so, do not stay "running"
+                log.exception("validation of %s crashed", exercise_id)
+                ok, problems = False, [f"could not be checked: {type(exc).__name__}"]
+        row = db.session.get(ExerciseValidation, exercise_id)
+        if row is not None:
+            row.state, row.ok, row.problems, row.checked_at = "done", ok, problems, utcnow()
+            db.session.commit()
+
+
+def _log_crash(future: Future[None]) -> None:
+    error = future.exception()
+    if error is not None:
+        log.error("validation worker crashed", exc_info=error)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["validation_runner"] = ValidationRunner(app)
+
+
+def get_runner(app: Flask) -> ValidationRunner:
+    runner: ValidationRunner = app.extensions["validation_runner"]
+    return runner

@@ -1,0 +1,71 @@
+"""JSON endpoints of the current learner: the server-side draft and the submission history."""
+
+from __future__ import annotations
+
+from flask import jsonify
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from app.accounts.identity import learner_key
+from app.api.bodies import BadBody, read_body, read_code
+from app.content import exercise_catalog
+from app.errors import json_error
+from app.progress import bp, drafts
+from app.progress.history import submissions_of, summary
+from grader.loader import Exercise
+
+
+def _code_exercise(exercise_id: str) -> Exercise | None:
+    exercise = exercise_catalog().get(exercise_id)
+    return exercise if exercise is not None and exercise.config.kind == "code" else None
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"  # private code: no shared cache keeps it
+    return response
+
+
+def _unknown() -> tuple[Response, int]:
+    return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
+
+
+@bp.get("/api/exercises/<exercise_id>/draft")
+def get_draft(exercise_id: str) -> Response | tuple[Response, int]:
+    if _code_exercise(exercise_id) is None:
+        return _unknown()
+    # Only ever the caller's own draft: the learner comes from the session, not the request.
+    draft = drafts.load(exercise_id, learner_key())
+    body = {"exercise": exercise_id, "code": draft.code if draft else None,
+            "updated_at": draft.updated_at.isoformat() if draft else None}
+    return _no_store(jsonify(body))
+
+
+@bp.put("/api/exercises/<exercise_id>/draft")
+def put_draft(exercise_id: str) -> Response | tuple[Response, int]:
+    exercise = _code_exercise(exercise_id)
+    if exercise is None:
+        return _unknown()
+    try:
+        code = read_code(read_body())
+    except BadBody as bad:
+        return json_error(bad.status, bad.error, bad.message)
+    draft = drafts.save(exercise, learner_key(), code)
+    body = {"exercise": exercise_id, "saved": draft is not None,
+            "updated_at": draft.updated_at.isoformat() if draft else None}
+    return _no_store(jsonify(body))
+
+
+@bp.delete("/api/exercises/<exercise_id>/draft")
+def delete_draft(exercise_id: str) -> tuple[str, int] | tuple[Response, int]:
+    if _code_exercise(exercise_id) is None:
+        return _unknown()
+    drafts.forget(exercise_id, learner_key())
+    return "", 204
+
+
+@bp.get("/api/exercises/<exercise_id>/history")
+def api_history(exercise_id: str) -> Response | tuple[Response, int]:
+    if _code_exercise(exercise_id) is None:
+        return _unknown()
+    mine = [summary(sub) for sub in submissions_of(learner_key(), exercise_id)]
+    return _no_store(jsonify({"exercise": exercise_id, "submissions": mine}))

@@ -1,0 +1,72 @@
+"""Graded attempts of code exercises and quizzes, read as one kind of record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from app.extensions import db
+from app.models import Submission
+from app.quizzes.models import QuizAttempt
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One submission or quiz attempt: who, what, when, and the results document if graded."""
+
+    learner: str
+    exercise_id: str
+    created_at: datetime
+    result: dict[str, Any] | None  # None while a submission waits for its grader
+
+    @property
+    def counts(self) -> bool:
+        # Internal errors are the platform's fault and never count against the learner.
+        return not (self.result and self.result.get("error_kind") == "internal")
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.result and self.result.get("status") == "pass")
+
+    @property
+    def score(self) -> float | None:
+        if not self.result:
+            return None
+        return float(self.result.get("score") or 0.0)
+
+    def failing_checks(self) -> set[str]:
+        tests = (self.result or {}).get("tests") or []
+        return {t["check"] for t in tests
+                if isinstance(t, dict) and t.get("status") in ("fail", "error") and t.get("check")}
+
+
+def attempts(learners: Iterable[str] | None = None) -> list[Attempt]:
+    """Every counted attempt, oldest first; of the given learners only, when given."""
+    subs = select(Submission.learner, Submission.exercise_id, Submission.created_at,
+                  Submission.status, Submission.result).where(Submission.learner.is_not(None))
+    quiz = select(QuizAttempt.learner, QuizAttempt.exercise_id, QuizAttempt.created,
+                  QuizAttempt.result)
+    if learners is not None:
+        keys = list(learners)
+        subs = subs.where(Submission.learner.in_(keys))
+        quiz = quiz.where(QuizAttempt.learner.in_(keys))
+    found = [Attempt(row.learner, row.exercise_id, row.created_at,
+                     row.result if row.status == "done" else None)
+             for row in db.session.execute(subs)]
+    found += [Attempt(row.learner, row.exercise_id, row.created, row.result)
+              for row in db.session.execute(quiz)]
+    found = [item for item in found if item.counts]
+    found.sort(key=lambda item: sort_key(item.created_at))
+    return found
+
+
+def sort_key(moment: datetime) -> float:
+    """A moment as a number; naive datetimes are UTC."""
+    # SQLite returns naive datetimes (stored as UTC), PostgreSQL aware ones: compare as numbers.
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
