@@ -198,3 +198,25 @@ def test_api_refuses_bodies_that_are_not_answers(client):
     assert client.post(url, json={"answers": ["beta"]}).status_code == 400
     response = client.post(url, data=b"{not json", content_type="application/json")
     assert response.status_code == 400 and response.get_json()["error"] == "not_json"
+
+
+COURSE_QUIZZES = [
+    "quiz-tensors", "quiz-training-loop", "quiz-mixed-precision", "quiz-bigger-models"]
+
+
+@pytest.mark.parametrize("quiz_id", COURSE_QUIZZES)
+def test_course_quiz_pages_hide_their_explanations(make_app, quiz_id):
+    from grader.quiz import key_answers, load_quiz
+
+    repo_exercises = Path(__file__).resolve().parents[2] / "exercises"
+    client = make_app(EXERCISES_DIR=str(repo_exercises)).test_client()
+    for lang in ("en", "ja"):
+        client.set_cookie("lang", lang)
+        html = client.get(f"/quizzes/{quiz_id}").get_data(as_text=True)
+        exercise = client.application.extensions["exercise_catalog"].get(quiz_id)
+        for question in load_quiz(exercise).questions:
+            assert question.explanation.get(lang)[:40] not in html
+            assert f'id="q-{question.id}"' in html
+    answers = key_answers(exercise)
+    body = client.post(f"/api/quizzes/{quiz_id}/answers", json={"answers": answers}).get_json()
+    assert body["result"]["score"] == 1.0
