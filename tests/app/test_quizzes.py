@@ -78,7 +78,7 @@ def test_page_shows_each_kind_of_input(client):
     assert response.status_code == 200
     assert 'type="radio" name="pick-one" value="beta"' in html
     assert 'type="checkbox" name="pick-many" value="z"' in html
-    assert 'name="how-many"' in html and 'inputmode="decimal"' in html
+    assert 'type="number" step="any" inputmode="decimal" name="how-many"' in html
     assert "Which <code>dtype</code> is 16 bits?" in html
     assert "<b>many</b>" not in html and "&lt;b&gt;many&lt;/b&gt;" in html  # raw HTML stays text
     assert "Not tried yet." in html
