@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
-from flask_limiter import Limiter
+from flask import Flask, render_template, request
+from flask_babel import gettext as _
+from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
+from app.errors import json_error
 
 
 def submission_key() -> str:
@@ -28,6 +31,23 @@ def _limit(app: Flask, limiter: Limiter, endpoint: str, rule: str, **options: ob
     app.view_functions[endpoint] = limiter.limit(rule, **options)(view)  # type: ignore[arg-type]
 
 
+def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
+    """Say which limit was hit and what to do, in the form the caller reads (JSON or a page)."""
+    if request.endpoint == "api.submit":
+        message = _("You sent many submissions in a short time (the limit is %(limit)s). "
+                    "Wait a moment, then submit again.", limit=str(exc.limit.limit))
+        return json_error(429, "too_many_submissions", message)
+    if request.endpoint == "accounts.login":
+        from app.accounts.forms import LoginForm
+
+        message = _("Too many login attempts. Wait a minute, then try again.")
+        return render_template("accounts/login.html", form=LoginForm(), error=message), 429
+    message = _("Too many requests in a short time. Please wait a minute, then try again.")
+    if request.path.startswith("/api/"):
+        return json_error(429, "too_many_requests", message)
+    return render_template("errors/page.html", status=429, message=message), 429
+
+
 def init_app(app: Flask) -> None:
     """One limiter per app (tests build many apps); call after the blueprints are registered."""
     limiter = Limiter(
@@ -39,4 +59,5 @@ def init_app(app: Flask) -> None:
     _limit(app, limiter, "api.submit", app.config["SUBMISSION_RATE_LIMIT"], key_func=submission_key)
     _limit(app, limiter, "accounts.login", app.config["LOGIN_RATE_LIMIT"], key_func=login_key,
            methods=["POST"])
+    app.register_error_handler(RateLimitExceeded, too_many)
     app.extensions["laip_limiter"] = limiter

@@ -10,8 +10,12 @@ from wtforms.validators import DataRequired, EqualTo, Length, Regexp
 from app.accounts.passwords import MAX_LENGTH, MIN_LENGTH
 
 
+def _strip(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
 class LoginForm(FlaskForm):
-    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254)])
+    email = EmailField(_l("Email"), filters=[_strip], validators=[DataRequired(), Length(max=254)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=MAX_LENGTH)])
     submit = SubmitField(_l("Log in"))
 
@@ -19,6 +23,7 @@ class LoginForm(FlaskForm):
 class RegisterForm(FlaskForm):
     email = EmailField(
         _l("Email"),
+        filters=[_strip],
         validators=[DataRequired(), Length(max=254),
                     # A shape check only (no email_validator dependency): no mail is sent.
                     Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import uuid
 
-from flask import session
+from flask import current_app, session
 from flask_login import current_user
 
 SESSION_KEY = "learner"
@@ -35,3 +37,10 @@ def learner_key() -> str:
 
 def is_instructor() -> bool:
     return bool(current_user.is_authenticated and current_user.is_instructor)
+
+
+def storage_scope() -> str:
+    """A per-learner name for the browser's local drafts that does not reveal the learner key."""
+    secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
+    digest = hmac.new(secret, learner_key().encode("utf-8"), hashlib.sha256).hexdigest()
+    return digest[:16]

@@ -11,8 +11,9 @@ from app.extensions import db
 
 login_manager = LoginManager()
 login_manager.login_view = "accounts.login"
-# "strong" drops the session when the address or browser changes: a stolen cookie is less use.
-login_manager.session_protection = "strong"
+# "basic": a session whose address or browser changed is marked not fresh. "strong" would log
+# out learners whose mobile address changes, and it resets anonymous sessions' Flask-Login keys.
+login_manager.session_protection = "basic"
 
 
 @login_manager.user_loader

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import abort, redirect, render_template, url_for
+from flask import abort, make_response, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from app.accounts.identity import learner_key, storage_scope
 from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.exercises import bp
 from app.exercises.strings import editor_strings
 from app.i18n import current_lang
+from app.progress import drafts
+from app.progress.records import sort_key
 from grader.loader import Exercise
 
 
@@ -51,6 +54,14 @@ def _exercise_links() -> dict[str, object]:
     return {"exercise_url": exercise_url}
 
 
+def _server_draft(exercise: Exercise) -> dict[str, object] | None:
+    """The learner's draft stored on the server, with its time in ms like the browser's."""
+    draft = drafts.load(exercise.id, learner_key())
+    if draft is None:
+        return None
+    return {"code": draft.code, "at": int(sort_key(draft.updated_at) * 1000)}
+
+
 @bp.get("/exercises/<exercise_id>")
 def show(exercise_id: str) -> str | Response:
     exercise = exercise_catalog().get(exercise_id)
@@ -65,7 +76,7 @@ def show(exercise_id: str) -> str | Response:
     )
     siblings = exercise_catalog().for_lesson(exercise.config.lesson)
     at = [item.id for item in siblings].index(exercise.id)
-    return render_template(
+    html = render_template(
         "exercise.html",
         exercise=exercise,
         title=exercise.config.title.get(lang),
@@ -75,5 +86,11 @@ def show(exercise_id: str) -> str | Response:
         before=siblings[at - 1] if at > 0 else None,
         after=siblings[at + 1] if at + 1 < len(siblings) else None,
         submit_url=url_for("api.submit", exercise_id=exercise.id),
+        draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
+        draft_scope=storage_scope(),
+        server_draft=_server_draft(exercise),
         strings=editor_strings(),
     )
+    response = make_response(html)
+    response.headers["Cache-Control"] = "no-store"  # the page carries the learner's own draft
+    return response

@@ -54,7 +54,9 @@ def test_submit_solution_then_starter(browser, live_server):
     page.get_by_role("button", name="Reset to starter").click()
     assert page.evaluate("window.laipEditor.getCode()") == exercise.starter
     page.wait_for_timeout(600)  # longer than the editor's autosave pause
-    assert page.evaluate("id => localStorage.getItem('laip:draft:' + id)", EXERCISE) is None
+    local_draft = ("id => localStorage.getItem('laip:draft:'"
+                   " + document.getElementById('workbench').dataset.draftScope + ':' + id)")
+    assert page.evaluate(local_draft, EXERCISE) is None
     page.locator(".cm-content").click()
     page.keyboard.press("Control+Enter")  # the shortcut submits too
     page.wait_for_selector(".verdict.fail, .verdict.error", timeout=GRADING_TIMEOUT_MS)

@@ -7,7 +7,9 @@ import { python } from "@codemirror/lang-python";
 import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 
-import { clearDraft, debounce, loadDraft, saveDraft } from "./drafts.js";
+import {
+  clearDraft, debounce, loadDraft, newerDraft, saveDraft, saveServerDraft,
+} from "./drafts.js";
 import { failingLines, goToLine, markFailingLines } from "./failing-lines.js";
 import { RequestError, submitCode, waitForResult } from "./grading.js";
 import { failingLinesOf, showProblem, showResult } from "./results.js";
@@ -33,6 +35,8 @@ function setUp(root) {
   const strings = readJson("editor-strings");
   const starter = readJson("starter-code");
   const exerciseId = root.dataset.exercise;
+  const scope = root.dataset.draftScope || "";
+  const draftUrl = root.dataset.draftUrl;
   const submitButton = document.getElementById("submit-button");
   const resetButton = document.getElementById("reset-button");
   const progress = document.getElementById("progress");
@@ -40,12 +44,25 @@ function setUp(root) {
   const draftNote = document.getElementById("draft-note");
   let busy = false;
 
-  const draft = loadDraft(exerciseId);
+  // The server's draft wins over an older one in this browser: the learner may have moved on
+  // on another device.
+  const chosen = newerDraft(loadDraft(scope, exerciseId), readJson("server-draft"));
+  const draft = chosen ? chosen.code : null;
   // Code equal to the starter is no draft: storing it would only hide later starter updates.
   const save = debounce(
-    (code) => (code === starter ? clearDraft(exerciseId) : saveDraft(exerciseId, code)),
+    (code) => (code === starter ? clearDraft(scope, exerciseId) : saveDraft(scope, exerciseId, code)),
     400,
   );
+  // The server is told less often than localStorage: one request per longer pause.
+  const saveRemote = debounce(
+    (code, options) => (draftUrl ? saveServerDraft(draftUrl, code, options) : null),
+    1500,
+  );
+  // Leaving the page sends what the pause has not sent yet.
+  window.addEventListener("pagehide", () => saveRemote.flush({ keepalive: true }));
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") saveRemote.flush({ keepalive: true });
+  });
 
   const view = new EditorView({
     parent: document.getElementById("editor"),
@@ -63,7 +80,11 @@ function setUp(root) {
         EditorView.cspNonce.of(root.dataset.cspNonce || ""),
         EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label") }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) save(update.state.doc.toString());
+          if (update.docChanged) {
+            const code = update.state.doc.toString();
+            save(code);
+            saveRemote(code);
+          }
         }),
       ],
     }),
@@ -86,7 +107,9 @@ function setUp(root) {
     markFailingLines(view, []);
     try {
       const code = view.state.doc.toString();
-      saveDraft(exerciseId, code);
+      saveDraft(scope, exerciseId, code);
+      saveRemote.cancel();
+      if (draftUrl) saveServerDraft(draftUrl, code); // not awaited: grading need not wait
       const sent = await submitCode(root.dataset.submitUrl, code, document.documentElement.lang);
       showProgress(progress, sent.status);
       const result = await waitForResult(sent.id, (status) => showProgress(progress, status));
@@ -106,7 +129,10 @@ function setUp(root) {
   function reset() {
     if (!window.confirm(strings.reset_confirm)) return;
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: starter } });
-    clearDraft(exerciseId);
+    save.cancel();
+    saveRemote.cancel();
+    clearDraft(scope, exerciseId);
+    if (draftUrl) saveServerDraft(draftUrl, starter); // the server forgets a starter "draft"
     markFailingLines(view, []);
     draftNote.hidden = true;
   }
