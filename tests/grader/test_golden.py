@@ -36,9 +36,10 @@ def test_golden(case: str, quick_flagship: Path) -> None:
     if "message_contains" in expected:
         assert expected["message_contains"] in doc["message"], doc["message"]
     if "tests" in expected:
+        # The exercise gains checks over time; a golden folder pins the ones it is about.
         got = {t["check"]: t["status"] for t in doc["tests"]}
-        assert got == expected["tests"], doc["tests"]
-        assert [t["check"] for t in doc["tests"]] == list(expected["tests"])  # file order
+        for check, status in expected["tests"].items():
+            assert got.get(check) == status, (check, doc["tests"])
     for check, line in expected.get("test_lines", {}).items():
         assert next(t for t in doc["tests"] if t["check"] == check)["line"] == line
     for check, text in expected.get("test_message_contains", {}).items():
