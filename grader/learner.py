@@ -85,15 +85,23 @@ class Learner:
         self._reader.start()
 
     def _user_args(self) -> dict[str, Any]:
-        """Popen arguments that run the learner as runner_user (the docker sandbox's `learner`)."""
+        """Popen arguments that run the learner as runner_user: a user name, or "UID:GID"."""
         if self.runner_user is None:
             return {}
-        account = pwd.getpwnam(self.runner_user)
+        # The docker sandbox passes a fresh numeric uid per job: per-uid kernel counts
+        # (RLIMIT_NPROC above all) span every container on the host, so a shared uid
+        # would let one job's fork bomb starve another's.
+        uid, _, gid = self.runner_user.partition(":")
+        if uid.isdigit():
+            ids = (int(uid), int(gid or uid))
+        else:
+            account = pwd.getpwnam(self.runner_user)
+            ids = (account.pw_uid, account.pw_gid)
         # The runner's own uid must reach its working directory (sticky, like /tmp) and
         # read its code; it gets its own group and no supplementary ones, never ours.
         os.chmod(self.workdir, 0o1777)  # noqa: S103 -- sticky; the harness keeps nothing here
         os.chmod(self.submission, 0o644)
-        return {"user": account.pw_uid, "group": account.pw_gid, "extra_groups": []}
+        return {"user": ids[0], "group": ids[1], "extra_groups": []}
 
     def load(self) -> bool:
         """Import the submission; False (with load_error set) when it does not import."""

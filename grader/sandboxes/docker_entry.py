@@ -7,8 +7,8 @@
 #   2. raises them into the effective set and nowhere else: inheritable and ambient
 #      stay empty, so any program the harness executes starts with no capability;
 #   3. runs `python -m grader ...` in this same process (an exec would lose them).
-# The harness then spawns the learner runner with Popen(user="learner"): the child
-# uses SETUID/SETGID to become `learner` and, at its exec, is left with no capability
+# The harness then spawns the learner runner with Popen(user=UID, group=GID): the child
+# uses SETUID/SETGID to become the job's own learner uid and, at its exec, has no capability
 # at all; KILL lets the harness end a runner that belongs to another uid. The learner
 # can neither signal nor ptrace the harness (another uid) nor gain anything by exec
 # (no-new-privileges; no setuid files matter).

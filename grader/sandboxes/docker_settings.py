@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,10 @@ LABEL_OWNER = "learnai.owner"  # host:pid of the worker that made it, for operat
 CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 GRADING_DIR = "/grading"
 RESULTS_PATH = f"{GRADING_DIR}/out/results.json"
-RUNNER_USER = "learner"
+# Learner code runs under a uid of its own per job, picked from this range (no passwd
+# entry needed): per-uid kernel counts such as RLIMIT_NPROC are host-wide, not per
+# container, so a shared uid would let one job's fork bomb starve every other job.
+RUNNER_UIDS = range(200_000, 1_000_000)
 
 # The harness itself (interpreter, pytest, torch in the tests) lives beside the learner in
 # the same cgroup; these margins keep it from being what the limits bite first.
@@ -64,10 +68,14 @@ def wall_limit_s(limits: Limits) -> float:
     return limits.time_s + HARNESS_SLACK_S + START_SLACK_S
 
 
-def harness_command(exercise_id: str, lang: str) -> list[str]:
+def runner_uid() -> int:
+    return RUNNER_UIDS[secrets.randbelow(len(RUNNER_UIDS))]
+
+
+def harness_command(exercise_id: str, lang: str, uid: int) -> list[str]:
     return ["python3", "-m", "grader.sandboxes.docker_entry", "harness",
             f"{GRADING_DIR}/exercises/{exercise_id}", f"{GRADING_DIR}/submission.py",
-            "--results", RESULTS_PATH, "--lang", lang, "--runner-user", RUNNER_USER]
+            "--results", RESULTS_PATH, "--lang", lang, "--runner-user", f"{uid}:{uid}"]
 
 
 def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline: float,
@@ -80,7 +88,7 @@ def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline:
 
     return {
         "image": image_name(),
-        "command": harness_command(exercise_id, lang),
+        "command": harness_command(exercise_id, lang, runner_uid()),
         "name": f"learnai-{job_id}",
         "labels": {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner()},
         # Root only to start: docker_entry drops to `grader` before any grading code runs.

@@ -19,6 +19,12 @@ BUILD = REPO / "scripts" / "build-sandbox-image.sh"
 SANDBOX_UIDS = (10001, 10002)  # grader and learner in the image (grader/Dockerfile)
 
 
+def is_sandbox_uid(uid: int) -> bool:
+    from grader.sandboxes.docker_settings import RUNNER_UIDS
+
+    return uid in SANDBOX_UIDS or uid in RUNNER_UIDS
+
+
 @cache
 def engine_problem() -> str | None:
     """Why docker tests cannot run here, or None when they can."""
@@ -100,7 +106,7 @@ def leaked_processes(client: Any) -> list[str]:
         except OSError:
             continue
         uid_line = next((line for line in text.splitlines() if line.startswith("Uid:")), "")
-        if not any(int(uid) in SANDBOX_UIDS for uid in uid_line.split()[1:]):
+        if not any(is_sandbox_uid(int(uid)) for uid in uid_line.split()[1:]):
             continue
         container = _container_of(status.parent.name)
         try:

@@ -22,11 +22,13 @@ ATTACKS = Path(__file__).parent / "attacks"
 pytestmark = pytest.mark.docker
 
 
-def with_gpu(tmp_path: Path, mode: str) -> Exercise:
+def flagship_variant(tmp_path: Path, *, gpu: str = "optional", time_s: int = 30) -> Exercise:
+    """A copy of amp-train-one-epoch with another GPU mode or time limit."""
     target = tmp_path / "amp-train-one-epoch"
     shutil.copytree(REPO / "exercises" / "amp-train-one-epoch", target)
     config = target / "exercise.toml"
-    config.write_text(re.sub(r'(?m)^gpu = .*$', f'gpu = "{mode}"', config.read_text()))
+    text = re.sub(r'(?m)^gpu = .*$', f'gpu = "{gpu}"', config.read_text())
+    config.write_text(re.sub(r"(?m)^time_s = .*$", f"time_s = {time_s}", text))
     return load_exercise(target)
 
 
@@ -63,7 +65,7 @@ def test_a_missing_image_is_the_platform_fault(monkeypatch: pytest.MonkeyPatch,
 def test_gpu_required_without_gpus_is_refused(tmp_path: Path, fresh_engine: Any, lang: str,
                                               words: str) -> None:
     fresh_engine.gpus = GpuScheduler([])
-    exercise = with_gpu(tmp_path, "required")
+    exercise = flagship_variant(tmp_path, gpu="required")
     doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n", lang=lang))
     assert (doc["status"], doc["error_kind"]) == ("error", "internal")
     assert words in doc["message"]
@@ -74,7 +76,7 @@ def test_a_failed_gpu_request_is_the_platform_fault(tmp_path: Path, fresh_engine
     if "nvidia" in (fresh_engine.client.info().get("Runtimes") or {}):
         pytest.skip("this host has the NVIDIA runtime: the request would succeed")
     fresh_engine.gpus = GpuScheduler(["0"])  # pretend: the engine cannot attach it
-    exercise = with_gpu(tmp_path, "required")
+    exercise = flagship_variant(tmp_path, gpu="required")
     doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n"))
     assert (doc["status"], doc["error_kind"]) == ("error", "internal")
     assert "GPU could not be attached" in doc["message"]
@@ -130,22 +132,22 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, no_residue: No
 
 @pytest.mark.slow
 def test_a_fork_bomb_does_not_starve_a_concurrent_job(fresh_engine: Any, flagship: Exercise,
-                                                       quick_flagship_exercise: Exercise,
-                                                       no_residue: None) -> None:
+                                                       tmp_path: Path, no_residue: None) -> None:
+    """Per-uid counts are host-wide: with one learner uid for all jobs this honest job,
+    which forks DataLoader workers, failed with EAGAIN while another job's bomb ran."""
     fresh_engine.slots = threading.BoundedSemaphore(2)
+    slow_bomb = flagship_variant(tmp_path, time_s=20)
     bomb = (ATTACKS / "fork_bomb.py").read_text()
-    honest = (ATTACKS / "control_honest_right.py").read_text()
+    honest = (ATTACKS / "control_dataloader_workers.py").read_text()
     docs: dict[str, dict[str, Any]] = {}
 
     def run(name: str, exercise: Exercise, code: str) -> None:
         docs[name] = backend.DockerSandbox().run(Job(exercise=exercise, code=code))
 
-    jobs = [threading.Thread(target=run, args=("bomb", quick_flagship_exercise, bomb)),
-            threading.Thread(target=run, args=("honest", flagship, honest))]
-    for job in jobs:
-        job.start()
-        time.sleep(1.0)  # the bomb goes off first
-    for job in jobs:
-        job.join(timeout=300)
+    bombing = threading.Thread(target=run, args=("bomb", slow_bomb, bomb))
+    bombing.start()
+    time.sleep(8)  # the bomb has filled its pids by now
+    run("honest", flagship, honest)
+    bombing.join(timeout=300)
     assert docs["bomb"]["error_kind"] == "timeout"
     assert docs["honest"]["status"] == "pass", docs["honest"]["message"][-2000:]

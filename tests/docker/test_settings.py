@@ -32,10 +32,12 @@ def test_every_job_is_locked_down() -> None:
     assert "privileged" not in kw and "volumes" not in kw and "device_requests" not in kw
 
 
-def test_the_harness_drops_root_and_runs_learners_as_learner() -> None:
-    command = harness_command("demo-ex", "ja")
+def test_the_harness_drops_root_and_runs_learners_under_a_uid_of_their_own() -> None:
+    command = harness_command("demo-ex", "ja", 234567)
     assert command[:3] == ["python3", "-m", "grader.sandboxes.docker_entry"]
-    assert command[command.index("--runner-user") + 1] == "learner"
+    assert command[command.index("--runner-user") + 1] == "234567:234567"
+    uids = {settings()["command"][-1] for _ in range(20)}
+    assert len(uids) > 15  # a fresh one per job
     assert command[command.index("--lang") + 1] == "ja"
     assert "/grading/exercises/demo-ex" in command
 
