@@ -151,3 +151,39 @@ def test_a_fork_bomb_does_not_starve_a_concurrent_job(fresh_engine: Any, flagshi
     bombing.join(timeout=300)
     assert docs["bomb"]["error_kind"] == "timeout"
     assert docs["honest"]["status"] == "pass", docs["honest"]["message"][-2000:]
+
+
+def hanging_exercise(tmp_path: Path) -> Exercise:
+    """A copy of the flagship whose own (trusted) test never ends: only our kill stops it."""
+    exercise = flagship_variant(tmp_path, time_s=5)
+    tests = exercise.path / "tests"
+    for test in tests.glob("test_*.py"):
+        test.unlink()
+    (tests / "test_hang.py").write_text("import time\n\n\ndef test_hang():\n"
+                                        "    time.sleep(3600)\n")
+    return exercise
+
+
+def test_the_wall_clock_kill_is_a_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          no_residue: None) -> None:
+    monkeypatch.setattr(backend, "wall_limit_s", lambda limits: 12)
+    exercise = hanging_exercise(tmp_path)
+    solution = (exercise.path / "solution.py").read_text()
+    started = time.monotonic()
+    doc = backend.DockerSandbox().run(Job(exercise=exercise, code=solution, lang="ja"))
+    assert (doc["status"], doc["error_kind"]) == ("error", "timeout")
+    assert "秒" in doc["message"]
+    assert time.monotonic() - started < 40
+
+
+def test_a_harness_that_writes_nothing_is_the_platform_fault(
+        monkeypatch: pytest.MonkeyPatch, flagship: Exercise, no_residue: None) -> None:
+    real = backend.container_kwargs
+
+    def silent(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        return {**real(*args, **kwargs), "command": ["python3", "-c", "print('{\"version\": 1}')"]}
+
+    monkeypatch.setattr(backend, "container_kwargs", silent)
+    doc = backend.DockerSandbox().run(Job(exercise=flagship, code="x = 1\n"))
+    assert (doc["status"], doc["error_kind"]) == ("error", "internal")
+    assert "no results file" in doc["message"]  # stdout is never read as a verdict
