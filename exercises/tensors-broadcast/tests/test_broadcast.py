@@ -1,0 +1,113 @@
+"""Checks for tensors-broadcast: per-column standardization and pairwise distances, without loops."""
+
+import ast
+
+import torch
+
+from grader.learner import LearnerError
+from grader.testing import Feedback, check
+
+
+def data(seed, *shape):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed)) * 3 + 1
+
+
+def loop_line(source, function):
+    """The line of the first for/while loop (or comprehension) inside `function`, else None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.For, ast.While, ast.comprehension)):
+                    return getattr(inner, "lineno", None) or getattr(inner.target, "lineno", None)
+    return None
+
+
+def call(learner, name, *args):
+    try:
+        return learner.call(name, *args)
+    except LearnerError as error:
+        if "must match the size" in str(error):
+            raise Feedback({"en": f"{name} hit a broadcasting error: {error}. Line the shapes up from the "
+                                  "right; a reduction over dim=0 gives one value per column.",
+                            "ja": f"{name} でブロードキャストのエラーになりました: {error}。形状は右からそろいます。"
+                                  "dim=0 で集約すると列ごとに 1 つの値になります。"},
+                           line=error.line) from None
+        raise
+
+
+@check("standardize-shape-values",
+       title={"en": "standardize_columns gives every column mean 0 and std 1",
+              "ja": "standardize_columns で各列の平均が 0、標準偏差が 1 になる"},
+       hint={"en": "(x - x.mean(dim=0)) / x.std(dim=0)", "ja": "(x - x.mean(dim=0)) / x.std(dim=0) です。"})
+def test_standardize(learner):
+    x = data(1, 6, 3)
+    got = call(learner, "standardize_columns", x)
+    line = learner.line_of("standardize_columns")
+    if not isinstance(got, torch.Tensor) or got.shape != x.shape:
+        shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
+        raise Feedback({"en": f"standardize_columns returned {shape}; expected shape {tuple(x.shape)}.",
+                        "ja": f"standardize_columns が {shape} を返しました。形状 {tuple(x.shape)} になるはずです。"},
+                       line=line)
+    expected = (x - x.mean(dim=0)) / x.std(dim=0)
+    if torch.allclose(got, expected, atol=1e-5):
+        return
+    en = "The columns do not come out with mean 0 and standard deviation 1."
+    ja = "各列の平均が 0、標準偏差が 1 になっていません。"
+    if torch.allclose(got, (x - x.mean()) / x.std(), atol=1e-5) or torch.allclose(got, x - x.mean(), atol=1e-5):
+        en += " You used one mean for the whole tensor: reduce over dim=0 to get one per column."
+        ja += "テンソル全体で 1 つの平均を使っています。dim=0 で集約して列ごとの値にしましょう。"
+    raise Feedback({"en": en, "ja": ja}, line=line)
+
+
+@check("distances-shape",
+       title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "pairwise_sq_distances が形状 (n, m) を返す"},
+       hint={"en": "a[:, None, :] - b[None, :, :] has shape (n, m, d); sum over the last axis.",
+             "ja": "a[:, None, :] - b[None, :, :] の形状は (n, m, d) です。最後の軸で合計しましょう。"})
+def test_distances_shape(learner):
+    got = call(learner, "pairwise_sq_distances", data(2, 4, 3), data(3, 5, 3))
+    if not isinstance(got, torch.Tensor) or tuple(got.shape) != (4, 5):
+        shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
+        raise Feedback({"en": f"For a of shape (4, 3) and b of shape (5, 3) the result was {shape}; expected (4, 5).",
+                        "ja": f"a の形状 (4, 3)、b の形状 (5, 3) に対して結果が {shape} でした。(4, 5) になるはずです。"},
+                       line=learner.line_of("pairwise_sq_distances"))
+
+
+@check("distances-values",
+       title={"en": "pairwise_sq_distances is right for every pair", "ja": "pairwise_sq_distances がすべての組で正しい"},
+       hint={"en": "Square the differences before summing, and do not take the square root.",
+             "ja": "差を 2 乗してから合計し、平方根はとらないでください。"},
+       depends=["distances-shape"])
+def test_distances_values(learner):
+    for seed, (n, m, d) in enumerate([(4, 5, 3), (1, 6, 2), (7, 1, 1)]):
+        a, b = data(10 + seed, n, d), data(20 + seed, m, d)
+        got = call(learner, "pairwise_sq_distances", a, b)
+        expected = torch.cdist(a, b) ** 2
+        if got.shape == expected.shape and torch.allclose(got, expected, rtol=1e-4, atol=1e-4):
+            continue
+        en = f"For n={n}, m={m}, d={d} some distances are wrong."
+        ja = f"n={n}、m={m}、d={d} のとき、いくつかの距離が正しくありません。"
+        if got.shape == expected.shape and torch.allclose(got, expected.sqrt(), rtol=1e-4, atol=1e-4):
+            en += " These are the distances, not their squares."
+            ja += "距離そのものになっています。2 乗の値を返しましょう。"
+        raise Feedback({"en": en, "ja": ja}, line=learner.line_of("pairwise_sq_distances"))
+
+
+@check("no-loops",
+       title={"en": "Both functions use broadcasting, not Python loops",
+              "ja": "どちらの関数も Python のループではなくブロードキャストを使う"},
+       hint={"en": "Reshape with None (or unsqueeze) so the shapes broadcast, then reduce with sum(dim=...).",
+             "ja": "None (または unsqueeze) で形状を変えてブロードキャストさせ、sum(dim=...) で集約しましょう。"},
+       depends=["distances-shape"])
+def test_no_loops(learner):
+    for function in ("standardize_columns", "pairwise_sq_distances"):
+        line = loop_line(learner.source, function)
+        if line:
+            raise Feedback({"en": f"{function} loops in Python (line {line}): one broadcast expression "
+                                  "does the same work in a single tensor operation.",
+                            "ja": f"{function} が Python のループを使っています ({line} 行目)。"
+                                  "1 つのブロードキャストの式で、同じ計算を 1 回のテンソル演算で行えます。"},
+                           line=line)
