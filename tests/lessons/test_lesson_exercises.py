@@ -33,6 +33,7 @@ EXPECTED: dict[str, dict[str, str]] = {
     "loop-dataset/off-by-one-and-slice.py": {
         "length": "fail", "item-shape-dtype": "fail", "item-values": "skip", "batches": "skip",
         "loader-shuffles": "fail"},
+    "loop-module/no-relu-detached.py": {"non-linear": "fail", "gradients-flow": "fail"},
     "loop-train-epoch/zero-grad-before-step.py": {
         "train-mode": "fail", "step-each-batch": "fail", "mean-loss-returned": "fail",
         "weights-match-reference": "fail"},
