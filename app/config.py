@@ -39,6 +39,8 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # Limits are counted in memory per process; set redis://... when running several.
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
         "SUBMISSION_RATE_LIMIT": env.get("SUBMISSION_RATE_LIMIT") or "10/minute",
+        # Per address, above the per-learner limit: a classroom shares one address.
+        "SUBMISSION_ADDRESS_RATE_LIMIT": env.get("SUBMISSION_ADDRESS_RATE_LIMIT") or "120/minute",
         "LOGIN_RATE_LIMIT": env.get("LOGIN_RATE_LIMIT") or "5/minute",
     }
 

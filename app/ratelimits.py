@@ -57,6 +57,9 @@ def init_app(app: Flask) -> None:
         headers_enabled=True,  # Retry-After tells the editor and scripts how long to wait
     )
     _limit(app, limiter, "api.submit", app.config["SUBMISSION_RATE_LIMIT"], key_func=submission_key)
+    # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
+    _limit(app, limiter, "api.submit", app.config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+           key_func=lambda: "submit-address:" + get_remote_address())
     _limit(app, limiter, "accounts.login", app.config["LOGIN_RATE_LIMIT"], key_func=login_key,
            methods=["POST"])
     app.register_error_handler(RateLimitExceeded, too_many)

@@ -150,3 +150,11 @@ def test_the_limit_message_is_translated(ada):
         ada.post(URL, json={"code": GOOD})
     response = ada.post(URL, json={"code": GOOD}, headers={"Accept-Language": "ja"})
     assert response.status_code == 429 and "提出" in response.get_json()["message"]
+
+
+def test_new_anonymous_sessions_still_meet_the_address_limit(make_app):
+    app = make_app(SUBMISSION_ADDRESS_RATE_LIMIT="3/minute")
+    for _ in range(3):  # a fresh cookie jar each time: a new anonymous learner
+        assert app.test_client().post(URL, json={"code": GOOD}).status_code == 202
+    refused = app.test_client().post(URL, json={"code": GOOD})
+    assert refused.status_code == 429 and refused.get_json()["error"] == "too_many_submissions"
