@@ -181,3 +181,19 @@ def test_a_crashing_check_is_reported_not_stuck(make_app):
         app.extensions["validation_runner"].request(["add-numbers"])
     row = wait_validated(app, "add-numbers")
     assert row.ok is False and row.problems == ["could not be checked: RuntimeError"]
+
+
+@pytest.mark.slow
+def test_validation_through_the_real_grader(make_app, content):
+    """grader.validate.check_exercise itself: the repository's own lesson-1 exercise is valid."""
+    from pathlib import Path
+
+    exercises = Path(__file__).resolve().parents[2] / "exercises"
+    if not (exercises / "tensors-dtype-memory").is_dir():
+        pytest.skip("exercises/tensors-dtype-memory is missing")
+    app = make_app(EXERCISES_DIR=str(exercises), GRADER_SANDBOX="local")
+    with app.app_context():
+        app.extensions["validation_runner"].request(["tensors-dtype-memory"])
+    row = wait_validated(app, "tensors-dtype-memory", timeout=240)
+    assert row.ok is True, row.problems
+    assert row.checked_at is not None
