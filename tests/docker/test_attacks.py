@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,15 @@ def grade(exercise: Exercise, code: str) -> tuple[dict[str, Any], float]:
     return doc, time.monotonic() - started
 
 
+def record(case: str, doc: dict[str, Any], elapsed: float) -> None:
+    """Append the outcome to $LEARNAI_ATTACK_REPORT (JSON lines), for docs/sandbox.md."""
+    if report := os.environ.get("LEARNAI_ATTACK_REPORT"):
+        with open(report, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"case": case, "status": doc["status"],
+                                     "error_kind": doc["error_kind"],
+                                     "seconds": round(elapsed, 1)}) + "\n")
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_attack(case: str, flagship: Exercise, quick_flagship_exercise: Exercise,
                 no_residue: None) -> None:
@@ -45,6 +56,7 @@ def test_attack(case: str, flagship: Exercise, quick_flagship_exercise: Exercise
     exercise = quick_flagship_exercise if expect.get("error-kind") == "timeout" else flagship
     doc, elapsed = grade(exercise, path.read_text(encoding="utf-8"))
     seen = doc["message"] + doc["output"]
+    record(case, doc, elapsed)
 
     assert doc["status"] == expect["status"], (doc["status"], doc["error_kind"], seen[-2000:])
     assert doc["error_kind"] == expect.get("error-kind"), (doc["error_kind"], seen[-2000:])
