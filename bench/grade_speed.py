@@ -9,6 +9,8 @@ the target is a median of at most 3 s on a 2-core machine.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import sys
 import time
@@ -24,11 +26,21 @@ from grader.api import grade_code  # noqa: E402
 from grader.loader import load_exercise  # noqa: E402
 
 
-def grade(case: Case) -> tuple[Case, dict, float]:
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def grade(case: Case) -> tuple[Case, dict, float, float]:
+    """Grade one case: (case, results, wall seconds, CPU seconds of the processes it ran).
+
+    CPU seconds are exact with --jobs 1 and say what a grading costs on a busy machine,
+    where wall time mostly measures the neighbours.
+    """
     exercise = load_exercise(EXERCISES / case.exercise)
-    start = time.perf_counter()
+    cpu, start = child_cpu(), time.perf_counter()
     doc = grade_code(exercise, case.code, sandbox="local")
-    return case, doc, time.perf_counter() - start
+    return case, doc, time.perf_counter() - start, child_cpu() - cpu
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -47,14 +59,16 @@ def main() -> int:
     if options.n:
         chosen = chosen[: options.n]
     times: list[float] = []
+    cpus: list[float] = []
     mismatches = 0
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        for case, doc, seconds in pool.map(grade, chosen):
+        for case, doc, seconds, cpu in pool.map(grade, chosen):
             times.append(seconds)
+            cpus.append(cpu)
             failing = failing_checks(doc)
             ok = doc["status"] == case.status and (case.status == "pass" or failing == case.failing)
             mismatches += not ok
-            print(f"{'ok ' if ok else 'BAD'} {seconds:5.2f}s {case.id:60} {doc['status']:5} "
+            print(f"{'ok ' if ok else 'BAD'} {seconds:5.2f}s cpu {cpu:5.2f}s {case.id:52} {doc['status']:5} "
                   f"{' '.join(sorted(failing))}")
             if options.verbose or not ok:
                 for test in doc["tests"]:
@@ -62,8 +76,11 @@ def main() -> int:
                         print(f"      [{test['check']}] line {test['line']}: {test['message']}")
                 for note in doc["advice"]:
                     print(f"      advice: {note}")
+    load = os.getloadavg()[0]
     print(f"\n{len(times)} submissions: median {statistics.median(times):.2f} s, "
-          f"p90 {percentile(times, 0.9):.2f} s, mismatches {mismatches}")
+          f"p90 {percentile(times, 0.9):.2f} s (wall, load average {load:.1f} on "
+          f"{os.cpu_count()} CPUs); CPU per grading median {statistics.median(cpus):.2f} s; "
+          f"mismatches {mismatches}")
     return 0
 
 

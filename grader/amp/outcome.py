@@ -9,6 +9,7 @@ from typing import Any
 import torch
 
 from grader.amp.findings import Finding, failed, passed
+from grader.scenarios.amp import run_traced  # also defers torch's compiler import (speed)
 
 SLUG = "weights-match-reference"
 # The reference runs in the learner's precision, so correct loops match to ~1e-6; the slack is
@@ -33,8 +34,6 @@ def reference_run(solution: ModuleType, params: dict[str, Any], *,
     With `like` (the learner's result) the reference autocasts to the learner's precision, so
     a correct float16 loop is not failed for differing from a bfloat16 reference by rounding.
     """
-    from grader.scenarios.amp import run_traced
-
     forced = learner_precision(like) if like is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -13,11 +13,15 @@ from typing import Any
 
 import torch
 
+from grader.amp.lazy_dynamo import defer_dynamo_import
 from grader.amp.loader import TracedLoader
 from grader.amp.tracer import Tracer
 from grader.learner_errors import describe_exception
 from grader.scenarios import scenario
 from grader.scenarios.training import build_setup
+
+# Before the first optimizer is built: spares this process torch's ~1.5 s compiler import.
+defer_dynamo_import()
 
 MAX_BATCHES, MAX_BATCH_SIZE = 64, 64  # params come from trusted tests, but keep runs small
 RETURN_NUMEL_CAP = 16

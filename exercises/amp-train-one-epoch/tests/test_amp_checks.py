@@ -3,9 +3,14 @@
 import pytest
 
 from grader.amp.findings import LoopSpec
+from grader.amp.lazy_dynamo import defer_dynamo_import
 from grader.amp.review import Review
 from grader.amp.texts import HINTS, TITLES
 from grader.testing import check
+
+# Collected before any test runs: the reference run in test_basics.py then trains without
+# torch's compiler import (about 1.5 s of CPU per grading).
+defer_dynamo_import()
 
 # The loop is traced once on a GPU-style request: on a CPU grader the scenario maps "cuda" to
 # the CPU, so a loop written for CUDA is judged on its scoping and protocol all the same.
