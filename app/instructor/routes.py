@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -13,6 +12,7 @@ from app.content import exercise_catalog
 from app.extensions import db
 from app.instructor import bp
 from app.instructor.export import progress_csv
+from app.instructor.forms import ValidateForm
 from app.instructor.learners import learner_rows
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
@@ -20,13 +20,10 @@ from app.instructor.validation import get_runner
 from app.progress.history import submissions_of
 from app.progress.records import attempts
 from app.progress.status import by_lesson, learner_progress
+from grader.loader import Exercise
 
 
-class ValidateForm(FlaskForm):
-    """The "check now" button: grading every folder is costly, so it is a CSRF-checked POST."""
-
-
-def _exercises() -> list:
+def _exercises() -> list[Exercise]:
     found = exercise_catalog().exercises().exercises.values()
     return sorted(found, key=lambda e: (e.config.lesson, e.config.order, e.id))
 
