@@ -189,13 +189,19 @@ class DockerSandbox:
         if timed_out:
             return error_result(job.exercise.id, "timeout", run_error(
                 "timeout", job.lang, limit=f"{limits.time_s:g}"), duration_s=elapsed).to_dict()
+        doc: dict[str, Any] | None = None
+        problem = ""
         try:
             doc = read_results(container, RESULTS_PATH)
         except ResultsUnreadable as exc:
-            doc, problem = None, str(exc)
+            problem = str(exc)
         if state.get("OOMKilled") and (doc is None or doc.get("error_kind") != "memory"):
+            # The cgroup's OOM killer struck (perhaps a child the harness never saw die):
+            # whatever the harness concluded, the run did not get the memory it needed.
+            output = doc.get("output", "") if doc else ""
             return error_result(job.exercise.id, "memory", run_error(
-                "memory", job.lang, limit=str(limits.memory_mb)), duration_s=elapsed).to_dict()
+                "memory", job.lang, limit=str(limits.memory_mb)), output=output,
+                duration_s=elapsed).to_dict()
         if doc is None:
             tail = container.logs(tail=40)[-LOG_TAIL_BYTES:].decode("utf-8", "replace")
             log.warning("job %s: %s (exit %s)\n%s", container.name, problem,
