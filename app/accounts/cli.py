@@ -1,12 +1,14 @@
-"""`flask users create [--instructor]`: accounts from the command line (the first instructor)."""
+"""`flask users create [--instructor]`, `flask users set-role`: accounts from the command line."""
 
 from __future__ import annotations
 
 import click
 from flask.cli import AppGroup
 
+from app.accounts.models import ROLES
 from app.accounts.passwords import MAX_LENGTH, MIN_LENGTH
-from app.accounts.users import AccountError, create_user
+from app.accounts.users import AccountError, create_user, find_by_email
+from app.extensions import db
 
 REASONS = {
     "email_taken": "an account with this email exists already",
@@ -33,3 +35,16 @@ def create(email: str, password: str, instructor: bool) -> None:
     except AccountError as exc:
         raise click.ClickException(REASONS[exc.reason]) from None
     click.echo(f"Created {role} {user.email}.")
+
+
+@users.command("set-role")
+@click.argument("email")
+@click.argument("role", type=click.Choice(ROLES))
+def set_role(email: str, role: str) -> None:
+    """Make an existing account a learner or an instructor."""
+    user = find_by_email(email)
+    if user is None:
+        raise click.ClickException("no account has this email")
+    user.role = role
+    db.session.commit()
+    click.echo(f"{user.email} is now {'an' if role == 'instructor' else 'a'} {role}.")

@@ -140,3 +140,13 @@ def test_cli_refuses_a_short_password(app):
     result = app.test_cli_runner().invoke(
         args=["users", "create", "--email", "a@example.org", "--password", "short"])
     assert result.exit_code != 0 and "8 to 256 characters" in result.output
+
+
+def test_cli_sets_the_role_of_an_existing_account(app):
+    make_user(app, "ada@example.org")
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["users", "set-role", "ADA@example.org", "instructor"])
+    assert result.exit_code == 0 and "ada@example.org is now an instructor." in result.output
+    assert user(app, "ada@example.org").role == "instructor"
+    assert runner.invoke(args=["users", "set-role", "nobody@example.org", "learner"]).exit_code
+    assert runner.invoke(args=["users", "set-role", "ada@example.org", "admin"]).exit_code
