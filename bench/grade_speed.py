@@ -68,8 +68,8 @@ def main() -> int:
             failing = failing_checks(doc)
             ok = doc["status"] == case.status and (case.status == "pass" or failing == case.failing)
             mismatches += not ok
-            print(f"{'ok ' if ok else 'BAD'} {seconds:5.2f}s cpu {cpu:5.2f}s {case.id:52} {doc['status']:5} "
-                  f"{' '.join(sorted(failing))}")
+            print(f"{'ok ' if ok else 'BAD'} {seconds:5.2f}s "
+                  f"cpu {cpu:5.2f}s {case.id:52} {doc['status']:5} {' '.join(sorted(failing))}")
             if options.verbose or not ok:
                 for test in doc["tests"]:
                     if test["status"] in ("fail", "error"):

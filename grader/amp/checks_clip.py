@@ -37,8 +37,8 @@ def unscale_before_clip(ctx: Context) -> Finding:
             return failed(SLUG_CLIP, {
                 "en": f"clip_grad_norm_ on line {line} runs after the optimizer step on line {at}, "
                       "so the update has already used the unclipped gradients.",
-                "ja": f"{line} 行目の clip_grad_norm_ が {at} 行目の step の後に実行されているため、"
-                      "更新にはクリップ前の勾配が使われています。"}, line)
+                "ja": f"{line} 行目の clip_grad_norm_ が {at} 行目の step の後に実行されているた"
+                      "め、更新にはクリップ前の勾配が使われています。"}, line)
         if clip.get("unscaled") is False:
             later = [u for u in trace.after(clip, trace.of("unscale"))
                      if not trace.before(u, [s for s in trace.after(clip, trace.of("scaler-step"))])]
@@ -48,8 +48,8 @@ def unscale_before_clip(ctx: Context) -> Finding:
             after = f" scaler.unscale_ comes only afterwards, on line {later[0].get('line')}." if later else ""
             after_ja = f" scaler.unscale_ はその後の {later[0].get('line')} 行目です。" if later else ""
             return failed(SLUG_CLIP, {
-                "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied by "
-                      f"the loss scale{seen}, so the threshold means nothing.{after}",
+                "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied "
+                      f"by the loss scale{seen}, so the threshold means nothing.{after}",
                 "ja": f"{line} 行目の clip_grad_norm_ は、まだ損失スケールが掛かったままの勾配を"
                       f"クリップしているため{seen_ja}、閾値が意味を持ちません。{after_ja}"}, line)
     return passed(SLUG_CLIP)

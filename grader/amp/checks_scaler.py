@@ -23,7 +23,8 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
         return failed(SLUG_SCALED, {
             "en": "Your loop never calls backward(), so no gradients are computed and the weights "
                   "never change.",
-            "ja": "ループで backward() が一度も呼ばれていないため、勾配が計算されず重みも変わりません。"},
+            "ja": "ループで backward() が一度も呼ばれていないため、勾配が計算されず重みも変わりま"
+                  "せん。"},
             ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
     if not (_scaler_in_play(ctx) or trace.fp16_autocast()):
         return passed(SLUG_SCALED)  # BF16 without a scaler: backward on the plain loss is right
@@ -37,9 +38,9 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
             "en": f"backward() on line {line} runs on an unscaled float16 loss: small gradients "
                   "underflow to zero in float16. Use bfloat16 autocast here, or scale the loss "
                   "with a GradScaler.",
-            "ja": f"{line} 行目の backward() がスケールしていない float16 の損失に対して呼ばれています。"
-                  "小さな勾配は float16 では 0 になってしまいます。ここでは bfloat16 の autocast を使うか、"
-                  "GradScaler で損失をスケールしましょう。"}, line)
+            "ja": f"{line} 行目の backward() がスケールしていない float16 の損失に対して呼ばれてい"
+                  "ます。小さな勾配は float16 では 0 になってしまいます。ここでは bfloat16 の "
+                  "autocast を使うか、GradScaler で損失をスケールしましょう。"}, line)
     iteration = trace.iteration_of(first)
     scaled_but_unused = [e for e in (iteration.events if iteration else [])
                          if e["kind"] == "scale" and e["seq"] < first["seq"]]
@@ -48,15 +49,16 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
         return failed(SLUG_SCALED, {
             "en": f"scaler.scale(loss) on line {at} makes a scaled loss, but backward() on line "
                   f"{line} runs on the unscaled one. Call backward on what scale() returns.",
-            "ja": f"{at} 行目の scaler.scale(loss) でスケールした損失を作っていますが、{line} 行目の "
-                  "backward() はスケールしていない損失に対して呼ばれています。scale() の戻り値に対して "
-                  "backward を呼びましょう。"}, line)
+            "ja": f"{at} 行目の scaler.scale(loss) でスケールした損失を作っていますが、{line} 行目"
+                  "の backward() はスケールしていない損失に対して呼ばれています。scale() の戻り値"
+                  "に対して backward を呼びましょう。"}, line)
     return failed(SLUG_SCALED, {
         "en": f"backward() on line {line} runs on the unscaled loss. In float16 small gradients "
               "underflow to zero, and scaler.step() then divides gradients that were never "
               "multiplied.",
-        "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれています。float16 では"
-              "小さな勾配が 0 になり、scaler.step() は掛けられていない勾配を割ってしまいます。"}, line)
+        "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれています。float16 で"
+              "は小さな勾配が 0 になり、scaler.step() は掛けられていない勾配を割ってしまいま"
+              "す。"}, line)
 
 
 def step_through_scaler(ctx: Context) -> Finding:
@@ -71,9 +73,10 @@ def step_through_scaler(ctx: Context) -> Finding:
                 "en": f"The optimizer steps twice in iteration {iteration.index + 1}: "
                       f"scaler.step(optimizer) on line {steps[0].get('line')} and optimizer.step() "
                       f"on line {direct[0].get('line')}. Keep only scaler.step(optimizer).",
-                "ja": f"{iteration.index + 1} 回目のイテレーションでオプティマイザが 2 回 step しています"
-                      f"（{steps[0].get('line')} 行目の scaler.step(optimizer) と "
-                      f"{direct[0].get('line')} 行目の optimizer.step()）。scaler.step(optimizer) "
+                "ja": f"{iteration.index + 1} 回目のイテレーションでオプティマイザが 2 回 step して"
+                      f"います（{steps[0].get('line')} 行目の scaler.step(optimizer) "
+                      f"と {direct[0].get('line')} 行目の optimizer.step()）。"
+                      "scaler.step(optimizer) "
                       "だけにしましょう。"}, direct[0].get("line"))
         if direct:
             line = direct[0].get("line")
@@ -81,14 +84,16 @@ def step_through_scaler(ctx: Context) -> Finding:
                 "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
                       "still multiplied by the loss scale and steps with inf/NaN gradients are not "
                       "skipped.",
-                "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配には損失スケール"
-                      "が掛かったままで、inf/NaN の勾配による step も飛ばされません。"}, line)
+                "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配には損失"
+                      "スケールが掛かったままで、inf/NaN の勾配による step も飛ばされませ"
+                      "ん。"}, line)
         if len(steps) > 1:
             return failed(SLUG_STEP, {
                 "en": f"scaler.step(optimizer) runs {len(steps)} times in iteration "
                       f"{iteration.index + 1} (line {steps[1].get('line')}); step once per batch.",
-                "ja": f"{iteration.index + 1} 回目のイテレーションで scaler.step(optimizer) が "
-                      f"{len(steps)} 回実行されています（{steps[1].get('line')} 行目）。step はバッチ"
+                "ja": f"{iteration.index + 1} 回目のイテレーションで scaler.step(optimizer) "
+                      f"が {len(steps)} 回実行されています（{steps[1].get('line')} 行目）。step は"
+                      "バッチ"
                       "ごとに 1 回です。"}, steps[1].get("line"))
     if not trace.of("scaler-step", "optimizer-step"):
         if trace.raised:
@@ -127,7 +132,8 @@ def update_after_step(ctx: Context) -> Finding:
             return ctx.stopped(SLUG_UPDATE)
         return skipped(SLUG_UPDATE, {
             "en": "Not checked: the optimizer never steps through the scaler (see the step check).",
-            "ja": "未確認: オプティマイザが scaler 経由で step していません（step のチェックを参照）。"})
+            "ja": "未確認: オプティマイザが scaler 経由で step していません（step のチェックを参"
+                  "照）。"})
     previous = None
     for event in sequence:
         if event["kind"] == "scaler-update" and previous is None:
@@ -164,8 +170,9 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
         return failed(SLUG_UPDATE, {
             "en": f"scaler.update() on line {line} runs once, after the loop. The scale must be "
                   "updated after every scaler.step(optimizer), inside the loop.",
-            "ja": f"{line} 行目の scaler.update() はループの後に 1 回だけ実行されます。スケールは毎回の "
-                  "scaler.step(optimizer) の後に、ループの中で更新する必要があります。"}, line)
+            "ja": f"{line} 行目の scaler.update() はループの後に 1 回だけ実行されます。スケールは毎"
+                  "回の scaler.step(optimizer) の後に、ループの中で更新する必要がありま"
+                  "す。"}, line)
     return failed(SLUG_UPDATE, {
         "en": f"scaler.update() never follows scaler.step(optimizer) on line {step_line}, so the "
               "loss scale never adapts.",
@@ -180,8 +187,9 @@ def one_scaler(ctx: Context) -> Finding:
         if init.get("deprecated"):
             ctx.advise({"en": f"Line {init.get('line')}: torch.cuda.amp.GradScaler() is deprecated "
                               "since PyTorch 2.4; write torch.amp.GradScaler(\"cuda\").",
-                        "ja": f"{init.get('line')} 行目: torch.cuda.amp.GradScaler() は PyTorch 2.4 から"
-                              "非推奨です。torch.amp.GradScaler(\"cuda\") と書きましょう。"})
+                        "ja": f"{init.get('line')} 行目: torch.cuda.amp.GradScaler() は PyTorch "
+                              "2.4 から非推奨です。torch.amp.GradScaler(\"cuda\") と書きましょ"
+                              "う。"})
             break
     if inits:
         line = inits[0].get("line")
@@ -190,13 +198,13 @@ def one_scaler(ctx: Context) -> Finding:
             return failed(SLUG_ONE, {
                 "en": f"A new GradScaler is created on line {line} in every iteration, so the loss "
                       "scale restarts at 65536 each time and never adapts.",
-                "ja": f"{line} 行目で毎イテレーション新しい GradScaler が作られるため、損失スケールが"
-                      "毎回 65536 から始まり、調整されません。"}, line)
+                "ja": f"{line} 行目で毎イテレーション新しい GradScaler が作られるため、損失スケール"
+                      "が毎回 65536 から始まり、調整されません。"}, line)
         return failed(SLUG_ONE, {
-            "en": f"train_one_epoch creates its own GradScaler on line {line}. Use the scaler passed "
-                  "in: it carries the loss scale from one epoch to the next.",
-            "ja": f"{line} 行目で関数が独自の GradScaler を作っています。引数で渡された scaler を使い"
-                  "ましょう。損失スケールはエポックをまたいで引き継がれます。"}, line)
+            "en": f"train_one_epoch creates its own GradScaler on line {line}. Use the scaler "
+                  "passed in: it carries the loss scale from one epoch to the next.",
+            "ja": f"{line} 行目で関数が独自の GradScaler を作っています。引数で渡された scaler を使"
+                  "いましょう。損失スケールはエポックをまたいで引き継がれます。"}, line)
     provided = trace.provided.get("scaler")
     foreign = [e for e in trace.of("scale", "scaler-step", "scaler-update", "unscale")
                if provided is not None and e.get("scaler") != provided]
@@ -205,7 +213,7 @@ def one_scaler(ctx: Context) -> Finding:
         return failed(SLUG_ONE, {
             "en": f"Line {line} uses a GradScaler that is not the `scaler` argument (one made "
                   "outside the function). Use the scaler passed in.",
-            "ja": f"{line} 行目で引数の `scaler` ではない GradScaler（関数の外で作ったもの）を使って"
-                  "います。渡された scaler を使いましょう。"}, line)
+            "ja": f"{line} 行目で引数の `scaler` ではない GradScaler（関数の外で作ったもの）を使っ"
+                  "ています。渡された scaler を使いましょう。"}, line)
     return passed(SLUG_ONE)
 

@@ -17,8 +17,10 @@ def forward_in_autocast(ctx: Context) -> Finding:
         if trace.raised:
             return ctx.stopped(SLUG_FORWARD)
         return failed(SLUG_FORWARD, {
-            "en": "The model was never called: train_one_epoch must run model(inputs) for every batch.",
-            "ja": "モデルが一度も呼ばれていません。バッチごとに model(inputs) を実行してください。"},
+            "en": "The model was never called: train_one_epoch must run model(inputs) for every "
+                  "batch.",
+            "ja": "モデルが一度も呼ばれていません。バッチごとに model(inputs) を実行してくださ"
+                  "い。"},
             ctx.def_line)
     outside = [f for f in forwards if not f.get("autocast")]
     if outside:
@@ -32,22 +34,22 @@ def _why_outside(ctx: Context, forward: dict) -> dict[str, str]:
     line = forward.get("line")
     enters = ctx.trace.of("autocast-enter")
     if not enters:
-        return {"en": f"The forward pass on line {line} runs in float32: there is no autocast around "
-                      "it, so mixed precision never happens.",
-                "ja": f"{line} 行目の順伝播は float32 で実行されています。autocast で囲まれていないため、"
-                      "混合精度になりません。"}
+        return {"en": f"The forward pass on line {line} runs in float32: there is no autocast "
+                      "around it, so mixed precision never happens.",
+                "ja": f"{line} 行目の順伝播は float32 で実行されています。autocast で囲まれていない"
+                      "ため、混合精度になりません。"}
     disabled = [e for e in enters if not e.get("requested", {}).get("enabled", True)]
     if disabled and len(disabled) == len(enters):
         at = disabled[0].get("line")
-        return {"en": f"The autocast on line {at} is created with enabled=False, so the forward pass "
-                      f"on line {line} runs in float32.",
-                "ja": f"{at} 行目の autocast が enabled=False で作られているため、{line} 行目の順伝播は"
-                      "float32 で実行されます。"}
+        return {"en": f"The autocast on line {at} is created with enabled=False, so the forward "
+                      f"pass on line {line} runs in float32.",
+                "ja": f"{at} 行目の autocast が enabled=False で作られているため、{line} 行目の順伝"
+                      "播はfloat32 で実行されます。"}
     block = ctx.static.autocast_block_of(enters[0].get("line")) or enters[0].get("line")
-    return {"en": f"The forward pass on line {line} runs outside the autocast block (line {block}), "
-                  "so it computes in float32.",
-            "ja": f"{line} 行目の順伝播が autocast ブロック（{block} 行目）の外で実行されているため、"
-                  "float32 で計算されます。"}
+    return {"en": f"The forward pass on line {line} runs outside the autocast block "
+                  f"(line {block}), so it computes in float32.",
+            "ja": f"{line} 行目の順伝播が autocast ブロック（{block} 行目）の外で実行されているた"
+                  "め、float32 で計算されます。"}
 
 
 def _advise_loss_outside(ctx: Context) -> None:
@@ -56,18 +58,18 @@ def _advise_loss_outside(ctx: Context) -> None:
         line = next(e.get("line") for e in losses if not e.get("autocast"))
         ctx.advise({"en": f"Line {line}: compute the loss inside the autocast block too; autocast "
                           "then runs it in float32 for you, as the AMP recipe recommends.",
-                    "ja": f"{line} 行目: 損失も autocast ブロックの中で計算しましょう。autocast が損失を"
-                          "float32 で計算してくれます（AMP レシピの推奨どおり）。"})
+                    "ja": f"{line} 行目: 損失も autocast ブロックの中で計算しましょう。autocast が"
+                          "損失をfloat32 で計算してくれます（AMP レシピの推奨どおり）。"})
 
 
 def _advise_deprecated(ctx: Context) -> None:
     old = [e for e in ctx.trace.of("autocast-enter") if e.get("deprecated")]
     if old:
-        ctx.advise({"en": f"Line {old[0].get('line')}: torch.cuda.amp.autocast() is deprecated since "
-                          "PyTorch 2.4. Write torch.autocast(device_type=\"cuda\") or "
+        ctx.advise({"en": f"Line {old[0].get('line')}: torch.cuda.amp.autocast() is deprecated "
+                          "since PyTorch 2.4. Write torch.autocast(device_type=\"cuda\") or "
                           "torch.amp.autocast(\"cuda\") instead.",
-                    "ja": f"{old[0].get('line')} 行目: torch.cuda.amp.autocast() は PyTorch 2.4 から"
-                          "非推奨です。torch.autocast(device_type=\"cuda\") または "
+                    "ja": f"{old[0].get('line')} 行目: torch.cuda.amp.autocast() は PyTorch 2.4 か"
+                          "ら非推奨です。torch.autocast(device_type=\"cuda\") または "
                           "torch.amp.autocast(\"cuda\") と書きましょう。"})
 
 
@@ -86,11 +88,12 @@ def backward_outside_autocast(ctx: Context) -> Finding:
     where_en = f" that starts on line {block}" if block else ""
     where_ja = f"（{block} 行目から）" if block else ""
     return failed(SLUG_BACKWARD, {
-        "en": f"backward() on line {line} runs inside the autocast block{where_en}. Only the forward "
-              "pass and the loss belong inside; the backward pass already uses the precision of "
-              "the forward operations.",
-        "ja": f"{line} 行目の backward() が autocast ブロック{where_ja}の中で実行されています。中に入れる"
-              "のは順伝播と損失だけです。逆伝播は順伝播の演算と同じ精度で自動的に行われます。"}, line)
+        "en": f"backward() on line {line} runs inside the autocast block{where_en}. Only the "
+              "forward pass and the loss belong inside; the backward pass already uses the "
+              "precision of the forward operations.",
+        "ja": f"{line} 行目の backward() が autocast ブロック{where_ja}の中で実行されています。中に"
+              "入れるのは順伝播と損失だけです。逆伝播は順伝播の演算と同じ精度で自動的に行われま"
+              "す。"}, line)
 
 
 def fp32_master_weights(ctx: Context) -> Finding:
@@ -106,7 +109,8 @@ def fp32_master_weights(ctx: Context) -> Finding:
                   "gradients; keep the model in float32 and let autocast pick each operation's "
                   "precision.",
             "ja": f"{cast.get('line')} 行目の model.{method}(...) で重みが {dtype} になっています。"
-                  "小さな更新が丸めで消え、GradScaler も float16 の勾配を戻せません。モデルは float32 の"
+                  "小さな更新が丸めで消え、GradScaler も float16 の勾配を戻せません。モデルは "
+                  "float32 の"
                   "ままにし、演算ごとの精度は autocast に任せましょう。"}, cast.get("line"))
     lowered = [f for f in trace.of("forward") if f.get("param_dtypes", ["float32"]) != ["float32"]]
     if lowered:
@@ -125,7 +129,8 @@ def bf16_autocast(ctx: Context) -> Finding:
     if not enters:
         return ctx.stopped(SLUG_BF16) if ctx.trace.raised else skipped(SLUG_BF16, {
             "en": "Not checked: no autocast block ran (see the autocast check above).",
-            "ja": "未確認: autocast ブロックが実行されませんでした（上の autocast のチェックを参照）。"})
+            "ja": "未確認: autocast ブロックが実行されませんでした（上の autocast のチェックを参"
+                  "照）。"})
     wrong = [e for e in enters if (e.get("requested") or {}).get("dtype") != "bfloat16"]
     if not wrong:
         return passed(SLUG_BF16)
@@ -138,7 +143,7 @@ def bf16_autocast(ctx: Context) -> Finding:
             "ja": f"{line} 行目の autocast は dtype を指定していないため、GPU では float16 で動き、"
                   "GradScaler が必要になります。bfloat16 を明示しましょう。"}, line)
     return failed(SLUG_BF16, {
-        "en": f"The autocast on line {line} runs in {asked}, not bfloat16. bfloat16 keeps float32's "
-              "range, which is why this loop can train without a GradScaler.",
-        "ja": f"{line} 行目の autocast が bfloat16 ではなく {asked} で動いています。bfloat16 は float32 "
-              "と同じ範囲を持つため、このループは GradScaler なしで学習できます。"}, line)
+        "en": f"The autocast on line {line} runs in {asked}, not bfloat16. bfloat16 keeps "
+              "float32's range, which is why this loop can train without a GradScaler.",
+        "ja": f"{line} 行目の autocast が bfloat16 ではなく {asked} で動いています。bfloat16 は "
+              "float32 と同じ範囲を持つため、このループは GradScaler なしで学習できます。"}, line)

@@ -49,10 +49,10 @@ def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event], where:
     backward = _last(events, "backward")
     line = _line(backward, where)
     if backward is None:
-        text = {"en": f"scaler.step(optimizer) on line {where} ran before any scaled backward pass: "
-                      "there are no scaled gradients to unscale.",
-                "ja": f"{where} 行目の scaler.step(optimizer) が、スケールした損失の backward より前に"
-                      "実行されました。戻すべきスケール済みの勾配がありません。"}
+        text = {"en": f"scaler.step(optimizer) on line {where} ran before any scaled backward "
+                      "pass: there are no scaled gradients to unscale.",
+                "ja": f"{where} 行目の scaler.step(optimizer) が、スケールした損失の backward より"
+                      "前に実行されました。戻すべきスケール済みの勾配がありません。"}
     else:
         text = {"en": f"backward() on line {line} runs on the unscaled loss, so the scaler call on "
                       f"line {where} has no loss scale to undo.",
@@ -67,11 +67,12 @@ def _no_inf_before_update(trace: Trace, static: StaticInfo, events: list[Event],
     if direct:
         line = _line(direct[-1], where)
         return Crash("step-through-scaler", {
-            "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are still "
-                  f"multiplied by the loss scale, and scaler.update() on line {where} then finds no "
-                  "step to account for.",
-            "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配は損失スケール"
-                  f"が掛かったままで、{where} 行目の scaler.update() は対応する step を見つけられません。"},
+            "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
+                  f"still multiplied by the loss scale, and scaler.update() on line {where} then "
+                  "finds no step to account for.",
+            "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配は損失スケー"
+                  f"ルが掛かったままで、{where} 行目の scaler.update() は対応する step を見つけられ"
+                  "ません。"},
             line)
     step_line = static.first_line("step", in_loop=True)
     return Crash("update-after-step", {
@@ -91,8 +92,8 @@ def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event], where:
     if len(steps) >= 2 and not batches_between:
         first, second = _line(steps[-2], where), _line(steps[-1], where)
         return Crash("step-through-scaler", {
-            "en": f"scaler.step(optimizer) runs twice in one iteration (lines {first} and {second}); "
-                  "the optimizer must step once per batch.",
+            "en": f"scaler.step(optimizer) runs twice in one iteration (lines {first} "
+                  f"and {second}); the optimizer must step once per batch.",
             "ja": f"1 回のイテレーションで scaler.step(optimizer) が 2 回実行されています"
                   f"（{first} 行目と {second} 行目）。step はバッチごとに 1 回です。"}, second)
     outside = static.find("update", in_loop=False)
@@ -120,17 +121,17 @@ def _no_inf_for_optimizer(trace: Trace, static: StaticInfo, events: list[Event],
     if backward is not None and zero is not None and zero["seq"] > backward["seq"]:
         line = _line(zero, where)
         return Crash("zero-grad-each-iteration", {
-            "en": f"zero_grad() on line {line} runs between backward() (line {backward.get('line')}) "
-                  f"and scaler.step() (line {where}): it deletes the gradients before the optimizer "
-                  "can use them.",
+            "en": f"zero_grad() on line {line} runs between backward() "
+                  f"(line {backward.get('line')}) and scaler.step() (line {where}): it deletes the "
+                  "gradients before the optimizer can use them.",
             "ja": f"{line} 行目の zero_grad() が backward()（{backward.get('line')} 行目）と "
                   f"scaler.step()（{where} 行目）の間で実行され、オプティマイザが使う前に勾配を"
                   "消しています。"}, line)
     return Crash("backward-on-scaled-loss", {
         "en": f"scaler.step(optimizer) on line {where} found no gradients: call "
               "scaler.scale(loss).backward() before it in every iteration.",
-        "ja": f"{where} 行目の scaler.step(optimizer) が勾配を見つけられませんでした。毎イテレーション、"
-              "その前に scaler.scale(loss).backward() を呼びましょう。"}, where)
+        "ja": f"{where} 行目の scaler.step(optimizer) が勾配を見つけられませんでした。毎イテレーシ"
+              "ョン、その前に scaler.scale(loss).backward() を呼びましょう。"}, where)
 
 
 def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
@@ -145,27 +146,30 @@ def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event], where: in
 
 def _double_unscale(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
     return Crash("unscale-before-clip", {
-        "en": f"scaler.unscale_(optimizer) on line {where} runs a second time before scaler.update(): "
-              "unscale once per step, after the backward pass and before clipping.",
-        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.update() の前に 2 回目の実行になって"
-              "います。unscale_ は step ごとに 1 回、backward の後・クリッピングの前に呼びます。"}, where)
+        "en": f"scaler.unscale_(optimizer) on line {where} runs a second time before "
+              "scaler.update(): unscale once per step, after the backward pass and before "
+              "clipping.",
+        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.update() の前に 2 回目の実行に"
+              "なっています。unscale_ は step ごとに 1 回、backward の後・クリッピングの前に呼びま"
+              "す。"}, where)
 
 
 def _unscale_after_step(trace: Trace, static: StaticInfo, events: list[Event],
                         where: int | None) -> Crash:
     return Crash("unscale-before-clip", {
-        "en": f"scaler.unscale_(optimizer) on line {where} runs after scaler.step(optimizer): unscale "
-              "after the backward pass and before clipping, then step.",
-        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.step(optimizer) の後に実行されて"
-              "います。backward の後・クリッピングの前に unscale_ し、その後 step しましょう。"}, where)
+        "en": f"scaler.unscale_(optimizer) on line {where} runs after scaler.step(optimizer): "
+              "unscale after the backward pass and before clipping, then step.",
+        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.step(optimizer) の後に実行され"
+              "ています。backward の後・クリッピングの前に unscale_ し、その後 step しましょ"
+              "う。"}, where)
 
 
 def _autocast_device(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
     return Crash("forward-in-autocast", {
         "en": f"torch.autocast on line {where} needs the device type as a string, such as "
               "device.type (\"cuda\" or \"cpu\"), not a torch.device.",
-        "ja": f"{where} 行目の torch.autocast にはデバイスの種類を文字列で渡します。torch.device では"
-              "なく device.type（\"cuda\" や \"cpu\"）を使いましょう。"}, where)
+        "ja": f"{where} 行目の torch.autocast にはデバイスの種類を文字列で渡します。torch.device で"
+              "はなく device.type（\"cuda\" や \"cpu\"）を使いましょう。"}, where)
 
 
 _RULES = (

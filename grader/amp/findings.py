@@ -84,7 +84,8 @@ class Context:
         where_en = f" on line {line}" if line else ""
         where_ja = f"（{line} 行目）" if line else ""
         return skipped(slug, {
-            "en": f"Not checked: your function stopped with {kind}{where_en} before this could be seen.",
+            "en": f"Not checked: your function stopped with {kind}{where_en} before this could be "
+                  "seen.",
             "ja": f"未確認: この点を確認する前に、関数が {kind} で停止しました{where_ja}。"})
 
     def advise(self, text: Text) -> None:

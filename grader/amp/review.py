@@ -81,7 +81,8 @@ class Review:
             return failed("runs", {
                 "en": f"Your function stopped{where_en} because of the mistake reported under "
                       f"'{self.crash.slug}'.",
-                "ja": f"'{self.crash.slug}' で報告している誤りのため、関数が停止しました{where_ja}。"},
+                "ja": f"'{self.crash.slug}' で報告している誤りのため、関数が停止しまし"
+                      f"た{where_ja}。"},
                 line)
         kind, message = error.get("type", "Error"), str(error.get("message", ""))[:300]
         return failed("runs", {

@@ -39,19 +39,23 @@ HINTS: dict[str, Text] = {
         "ja": "`outputs = model(inputs)` と `loss = criterion(outputs, targets)` を "
               "`with torch.autocast(device_type=device.type, dtype=...):` の中に入れましょう。"},
     "backward-outside-autocast": {
-        "en": "Dedent the backward call so that it comes after the `with torch.autocast(...)` block.",
-        "ja": "backward の呼び出しのインデントを戻し、`with torch.autocast(...)` ブロックの後に置きましょう。"},
+        "en": "Dedent the backward call so that it comes after the `with torch.autocast(...)` "
+              "block.",
+        "ja": "backward の呼び出しのインデントを戻し、`with torch.autocast(...)` ブロックの後に置"
+              "きましょう。"},
     "backward-on-scaled-loss": {
         "en": "Write `scaler.scale(loss).backward()` instead of `loss.backward()`.",
         "ja": "`loss.backward()` ではなく `scaler.scale(loss).backward()` と書きましょう。"},
     "step-through-scaler": {
         "en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
-        "ja": "`optimizer.step()` をバッチごとに 1 回の `scaler.step(optimizer)` に置き換えましょう。"},
+        "ja": "`optimizer.step()` をバッチごとに 1 回の `scaler.step(optimizer)` に置き換えましょ"
+              "う。"},
     "update-after-step": {
         "en": "Call `scaler.update()` inside the loop, right after `scaler.step(optimizer)`.",
         "ja": "ループの中で `scaler.step(optimizer)` の直後に `scaler.update()` を呼びましょう。"},
     "zero-grad-each-iteration": {
-        "en": "Call `optimizer.zero_grad()` at the start of each iteration, before the backward pass.",
+        "en": "Call `optimizer.zero_grad()` at the start of each iteration, before the backward "
+              "pass.",
         "ja": "各イテレーションの最初（backward の前）に `optimizer.zero_grad()` を呼びましょう。"},
     "unscale-before-clip": {
         "en": "Call `scaler.unscale_(optimizer)` after the backward pass and before "
@@ -61,8 +65,8 @@ HINTS: dict[str, Text] = {
     "fp32-master-weights": {
         "en": "Do not call `.half()` or `.to(torch.float16)` on the model; autocast chooses the "
               "precision of each operation while the weights stay float32.",
-        "ja": "モデルに `.half()` や `.to(torch.float16)` を使わないでください。重みは float32 のまま、"
-              "演算ごとの精度は autocast が選びます。"},
+        "ja": "モデルに `.half()` や `.to(torch.float16)` を使わないでください。重みは float32 の"
+              "まま、演算ごとの精度は autocast が選びます。"},
     "one-scaler": {
         "en": "Use the `scaler` argument; do not create a GradScaler inside the function.",
         "ja": "引数の `scaler` を使い、関数の中で GradScaler を作らないでください。"},
@@ -70,14 +74,16 @@ HINTS: dict[str, Text] = {
         "en": "Add up `loss.item()` for every batch and divide by the number of batches.",
         "ja": "各バッチの `loss.item()` を合計し、バッチ数で割りましょう。"},
     "trains-every-batch": {
-        "en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or `continue`.",
-        "ja": "`for inputs, targets in loader:` でローダー全体を回し、`break` や `continue` で飛ばさないでください。"},
+        "en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or "
+              "`continue`.",
+        "ja": "`for inputs, targets in loader:` でローダー全体を回し、`break` や `continue` で飛ば"
+              "さないでください。"},
     "bf16-autocast": {
         "en": "Pass `dtype=torch.bfloat16` to `torch.autocast`.",
         "ja": "`torch.autocast` に `dtype=torch.bfloat16` を渡しましょう。"},
     "accumulation-window": {
-        "en": "Divide the loss by `accum_steps` inside autocast, scale it and call backward on every "
-              "batch; step, update and zero_grad only when `(i + 1) % accum_steps == 0`.",
+        "en": "Divide the loss by `accum_steps` inside autocast, scale it and call backward on "
+              "every batch; step, update and zero_grad only when `(i + 1) % accum_steps == 0`.",
         "ja": "autocast の中で損失を `accum_steps` で割り、毎バッチ scale して backward します。"
               "step・update・zero_grad は `(i + 1) % accum_steps == 0` のときだけ行いましょう。"},
 }

@@ -44,9 +44,11 @@ def test_the_reference_loop_passes_every_check():
 MISTAKES = [
     # (old, new, the only failing slug, the line it must point at)
     ("            loss = criterion(model(inputs), targets)\n        scaler.scale(loss).backward()",
-     "            loss = criterion(model(inputs), targets)\n            scaler.scale(loss).backward()",
+     "            loss = criterion(model(inputs), targets)\n            "
+     "scaler.scale(loss).backward()",
      "backward-outside-autocast", 10),
-    ("        with torch.autocast(device_type=device.type):\n            loss = criterion(model(inputs), targets)",
+    ("        with torch.autocast(device_type=device.type):\n            loss = "
+     "criterion(model(inputs), targets)",
      "        outputs = model(inputs)\n        with torch.autocast(device_type=device.type):\n"
      "            loss = criterion(outputs, targets)", "forward-in-autocast", 8),
     ("scaler.scale(loss).backward()", "loss.backward()", "backward-on-scaled-loss", 10),
@@ -54,14 +56,17 @@ MISTAKES = [
     ("        scaler.update()\n", "", "update-after-step", 11),
     ("        optimizer.zero_grad()\n", "", "zero-grad-each-iteration", 9),
     ("    total = 0.0\n", "    total = 0.0\n    model.half()\n", "fp32-master-weights", 6),
-    ("        optimizer.zero_grad()\n", "        optimizer.zero_grad()\n        scaler = torch.amp.GradScaler()\n",
+    ("        optimizer.zero_grad()\n", "        optimizer.zero_grad()\n        scaler = "
+                                        "torch.amp.GradScaler()\n",
      "one-scaler", 8),
     ("        scaler.step(optimizer)",
-     "        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n        scaler.step(optimizer)",
+     "        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n        "
+     "scaler.step(optimizer)",
      "unscale-before-clip", 11),
     ("    return total / len(loader)", "    return total", "mean-loss-returned", 14),
     ("    for inputs, targets in loader:\n",
-     "    for step, (inputs, targets) in enumerate(loader):\n        if step == 1:\n            continue\n",
+     "    for step, (inputs, targets) in enumerate(loader):\n        if step == 1:\n            "
+     "continue\n",
      "trains-every-batch", 6),
 ]
 

@@ -35,8 +35,10 @@ def test_clipping_after_unscale_passes():
 
 @pytest.mark.parametrize(("old", "new", "line", "words"), [
     ("        scaler.unscale_(optimizer)\n", "", 10, "still multiplied"),
-    ("        scaler.unscale_(optimizer)\n        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n",
-     "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n        scaler.unscale_(optimizer)\n",
+    ("        scaler.unscale_(optimizer)\n        "
+     "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n",
+     "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n        "
+     "scaler.unscale_(optimizer)\n",
      10, "comes only afterwards"),
     ("        scaler.unscale_(optimizer)\n        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n", "",
      None, "never clipped"),
@@ -82,8 +84,10 @@ def test_accumulation_recipe_passes():
 
 @pytest.mark.parametrize(("old", "new", "slug", "words"), [
     ("scaler.scale(loss / accum_steps)", "scaler.scale(loss)", "accumulation-window", "divide it"),
-    ("        if (i + 1) % accum_steps == 0:\n            scaler.step(optimizer)\n            scaler.update()\n",
-     "        scaler.step(optimizer)\n        scaler.update()\n        if (i + 1) % accum_steps == 0:\n",
+    ("        if (i + 1) % accum_steps == 0:\n            scaler.step(optimizer)\n            "
+     "scaler.update()\n",
+     "        scaler.step(optimizer)\n        scaler.update()\n        if (i + 1) % accum_steps "
+     "== 0:\n",
      "accumulation-window", "should make one"),
     ("    for i, (inputs, targets) in enumerate(loader):\n",
      "    for i, (inputs, targets) in enumerate(loader):\n        optimizer.zero_grad()\n",
@@ -117,7 +121,8 @@ GOOD = CLIP.replace(", max_norm):", "):").replace(
 def test_torch_errors_are_explained_by_the_mistake(old, new, slug):
     source = GOOD.replace(old, new)
     if slug == "zero-grad-each-iteration":
-        source = source.replace("        scaler.step", "        optimizer.zero_grad()\n        scaler.step")
+        source = source.replace("        scaler.step", "        optimizer.zero_grad()\n        "
+                                                       "scaler.step")
     review = review_source(source)
     assert review.trace.raised, "this mistake makes torch raise"
     assert review.crash is not None and review.crash.slug == slug

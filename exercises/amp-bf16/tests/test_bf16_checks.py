@@ -67,7 +67,8 @@ def test_fp32_master_weights(review, lang):
     review.finding("fp32-master-weights").enforce(lang)
 
 
-@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},
+@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動"
+                                                                     "く"},
        hint={"en": "Fix the mistake named above first; the rest follows.",
              "ja": "まず上で指摘された誤りを直しましょう。"})
 def test_runs(review, lang):

@@ -62,7 +62,8 @@ def test_zero_grad_each_iteration(review, lang):
     review.finding("zero-grad-each-iteration").enforce(lang)
 
 
-@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},
+@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動"
+                                                                     "く"},
        hint={"en": "Fix the mistake named above first; the rest follows.",
              "ja": "まず上で指摘された誤りを直しましょう。"})
 def test_runs(review, lang):
@@ -77,7 +78,8 @@ def test_mean_loss_returned(review, lang):
 @check("weights-match-reference",
        title={"en": "Clips like the reference", "ja": "模範解答と同じようにクリップする"},
        hint={"en": "Clip model.parameters() to the max_norm argument, after scaler.unscale_.",
-             "ja": "scaler.unscale_ の後で、引数の max_norm で model.parameters() をクリップしましょう。"},
+             "ja": "scaler.unscale_ の後で、引数の max_norm で model.parameters() をクリップしまし"
+                   "ょう。"},
        depends=["runs"])
 def test_weights_match_reference(trained, solution, learner, lang):
     reference = reference_run(solution, PARAMS, like=trained)

@@ -70,7 +70,8 @@ def test_one_scaler(review, lang):
     review.finding("one-scaler").enforce(lang)
 
 
-@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},
+@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動"
+                                                                     "く"},
        hint={"en": "Fix the mistake named above first; the rest follows.",
              "ja": "まず上で指摘された誤りを直しましょう。"})
 def test_runs(review, lang):
@@ -85,7 +86,8 @@ def test_mean_loss_returned(review, lang):
 @check("weights-match-reference",
        title={"en": "Trains the model like the reference", "ja": "模範解答と同じように学習する"},
        hint={"en": "Fix the AMP checks above; a correct loop ends with the reference's weights.",
-             "ja": "上の AMP チェックを直しましょう。正しいループなら模範解答と同じ重みになります。"},
+             "ja": "上の AMP チェックを直しましょう。正しいループなら模範解答と同じ重みになりま"
+                   "す。"},
        depends=["runs"])
 def test_weights_match_reference(trained, solution, learner, lang):
     reference = reference_run(solution, PARAMS, like=trained)

@@ -49,7 +49,8 @@ def test_backward_outside_autocast(review, lang):
 
 
 @check("backward-on-scaled-loss",
-       title={"en": "Every micro-batch's loss is scaled", "ja": "すべてのマイクロバッチの損失をスケールする"},
+       title={"en": "Every micro-batch's loss is scaled", "ja": "すべてのマイクロバッチの損失をス"
+                                                                "ケールする"},
        hint={"en": "Write scaler.scale(loss / accum_steps).backward() for every batch.",
              "ja": "毎バッチ scaler.scale(loss / accum_steps).backward() と書きましょう。"})
 def test_backward_on_scaled_loss(review, lang):
@@ -57,9 +58,11 @@ def test_backward_on_scaled_loss(review, lang):
 
 
 @check("step-through-scaler",
-       title={"en": "The optimizer steps through the scaler", "ja": "オプティマイザは scaler 経由で step する"},
+       title={"en": "The optimizer steps through the scaler", "ja": "オプティマイザは scaler 経由"
+                                                                    "で step する"},
        hint={"en": "Step with scaler.step(optimizer), never optimizer.step() as well.",
-             "ja": "scaler.step(optimizer) で step し、optimizer.step() を重ねて呼ばないでください。"})
+             "ja": "scaler.step(optimizer) で step し、optimizer.step() を重ねて呼ばないでくださ"
+                   "い。"})
 def test_step_through_scaler(review, lang):
     review.finding("step-through-scaler").enforce(lang)
 
@@ -85,7 +88,8 @@ def test_one_scaler(review, lang):
     review.finding("one-scaler").enforce(lang)
 
 
-@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},
+@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動"
+                                                                     "く"},
        hint={"en": "Fix the mistake named above first; the rest follows.",
              "ja": "まず上で指摘された誤りを直しましょう。"})
 def test_runs(review, lang):
