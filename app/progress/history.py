@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Submission
+from app.progress.diff import DiffLine, diff_lines
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A submission in the history, with the one before it and the diff between them."""
+
+    submission: Submission
+    previous: Submission | None
+    diff: list[DiffLine] | None
 
 
 def submissions_of(learner: str | None, exercise_id: str) -> list[Submission]:
@@ -15,6 +27,14 @@ def submissions_of(learner: str | None, exercise_id: str) -> list[Submission]:
         select(Submission)
         .where(Submission.learner == learner, Submission.exercise_id == exercise_id)
         .order_by(Submission.created_at, Submission.id)))
+
+
+def entries(learner: str, exercise_id: str) -> list[Entry]:
+    """The learner's submissions of one exercise, newest first, each diffed with its previous."""
+    subs = submissions_of(learner, exercise_id)
+    found = [Entry(sub, before, diff_lines(before.code, sub.code) if before else None)
+             for before, sub in zip([None, *subs[:-1]], subs, strict=True)]
+    return list(reversed(found))
 
 
 def previous_of(submission: Submission) -> Submission | None:

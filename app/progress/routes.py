@@ -11,7 +11,7 @@ from app.i18n import current_lang
 from app.progress import bp
 from app.progress.access import readable_submission
 from app.progress.diff import diff_lines
-from app.progress.history import previous_of, submissions_of
+from app.progress.history import entries, previous_of
 from app.progress.status import by_lesson, learner_progress
 
 
@@ -35,10 +35,10 @@ def history(exercise_id: str) -> Response:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None or exercise.config.kind != "code":
         abort(404)
-    mine = list(reversed(submissions_of(learner_key(), exercise_id)))  # newest first
     return _private(render_template(
         "progress/history.html", exercise=exercise,
-        title=exercise.config.title.get(current_lang()), submissions=mine))
+        title=exercise.config.title.get(current_lang()),
+        entries=entries(learner_key(), exercise_id)))
 
 
 @bp.get("/submissions/<submission_id>")

@@ -144,6 +144,10 @@ def test_history_lists_every_submission_newest_first(client):
     html = client.get("/exercises/add-numbers/history").get_data(as_text=True)
     assert html.index(second) < html.index(first)
     assert "pass" in html and "fail" in html
+    # Each entry carries its code, its feedback and its diff against the one before.
+    assert "return a - b" in html and "add() does not return a + b." in html
+    assert '<span class="diff-add">+    return a + b</span>' in html
+    assert html.count("This is the first submission of this exercise.") == 1
     body = client.get("/api/exercises/add-numbers/history").get_json()
     assert [s["id"] for s in body["submissions"]] == [first, second]
     assert [s["verdict"] for s in body["submissions"]] == ["fail", "pass"]
