@@ -2,7 +2,7 @@ import torch
 
 
 def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm) -> float:
-    """One epoch of AMP training with the gradient norm clipped to max_norm; returns the mean loss."""
+    """One epoch of AMP training, gradient norm clipped to max_norm; returns the mean loss."""
     model.train()
     total = 0.0
     for inputs, targets in loader:

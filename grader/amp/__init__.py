@@ -1,1 +1,1 @@
-"""AMP grading: a tracer that records a learner's mixed-precision loop, and the checks that judge it."""
+"""AMP grading: a tracer that records a mixed-precision training loop, and checks that judge it."""

@@ -41,12 +41,13 @@ def unscale_before_clip(ctx: Context) -> Finding:
                       "め、更新にはクリップ前の勾配が使われています。"}, line)
         if clip.get("unscaled") is False:
             later = [u for u in trace.after(clip, trace.of("unscale"))
-                     if not trace.before(u, [s for s in trace.after(clip, trace.of("scaler-step"))])]
+                     if not trace.before(u, trace.after(clip, trace.of("scaler-step")))]
             norm = clip.get("total_norm")
             seen = f" (it saw a total norm of {norm:.3g})" if isinstance(norm, float) else ""
             seen_ja = f"（見えていた勾配ノルムは {norm:.3g}）" if isinstance(norm, float) else ""
-            after = f" scaler.unscale_ comes only afterwards, on line {later[0].get('line')}." if later else ""
-            after_ja = f" scaler.unscale_ はその後の {later[0].get('line')} 行目です。" if later else ""
+            at = later[0].get("line") if later else None
+            after = f" scaler.unscale_ comes only afterwards, on line {at}." if later else ""
+            after_ja = f" scaler.unscale_ はその後の {at} 行目です。" if later else ""
             return failed(SLUG_CLIP, {
                 "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied "
                       f"by the loss scale{seen}, so the threshold means nothing.{after}",

@@ -1,4 +1,4 @@
-"""Checks on the loop around AMP: zero_grad cadence, every batch trained, the returned mean, accumulation."""
+"""Checks on the loop around AMP: zero_grad cadence, batches trained, the mean, accumulation."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
                     "en": f"zero_grad() on line {line} runs between backward() (line "
                           f"{backwards[-1].get('line')}) and the optimizer step (line "
                           f"{steps[0].get('line')}): it wipes the gradients before they are used.",
-                    "ja": f"{line} 行目の zero_grad() が backward()（{backwards[-1].get('line')} 行目）"
-                          f"と step（{steps[0].get('line')} 行目）の間で実行され、使われる前に勾配を"
-                          "消しています。"}, line)
+                    "ja": f"{line} 行目の zero_grad() が backward()（{backwards[-1].get('line')} 行"
+                          f"目）と step（{steps[0].get('line')} 行目）の間で実行され、使われる前に"
+                          "勾配を消しています。"}, line)
         # Stale gradients are this check's mistake only when the previous window did step:
         # a loop that skips steps keeps its gradients on purpose (the step check says so).
         stepped_before = previous is None or _ends_with_step(previous)
@@ -78,13 +78,14 @@ def _stale_gradients(ctx: Context, backward: Event, window: int) -> Finding:
             "ja": f"{at} 行目の zero_grad() はループの前に 1 回だけ実行されます。2 バッチ目以降、"
                   f"{line} 行目の backward() が前のバッチの勾配に足し込んでしまいます。ループの中に"
                   "移しましょう。"}, at)
-    what_en = "never clears the gradients" if not zeros else "does not clear the gradients every time"
+    what_en = ("never clears the gradients" if not zeros
+               else "does not clear the gradients every time")
     what_ja = "勾配を一度もクリアしていない" if not zeros else "勾配を毎回はクリアしていない"
     return failed(SLUG_ZERO, {
         "en": f"Your loop {what_en}: in step {window + 1}, backward() on line {line} adds to the "
               "gradients left over from the previous batch.",
-        "ja": f"ループが{what_ja}ため、{window + 1} 回目の step で {line} 行目の backward() が前のバッチ"
-              "の勾配に足し込んでいます。"}, line)
+        "ja": f"ループが{what_ja}ため、{window + 1} 回目の step で {line} 行目の backward() が前の"
+              "バッチの勾配に足し込んでいます。"}, line)
 
 
 def _as_number(value: object) -> float | None:
@@ -108,8 +109,9 @@ def mean_loss_returned(ctx: Context) -> Finding:
             "en": f"train_one_epoch returned {kind}, not the mean loss as a float.",
             "ja": f"train_one_epoch の戻り値が平均損失（float）ではなく {kind} です。"}, line)
     if isinstance(trace.returned, torch.Tensor):
-        ctx.advise({"en": "Return a Python float (for example total / batches with total built from "
-                          "loss.item()), not a tensor: a tensor keeps memory and the graph alive.",
+        ctx.advise({"en": "Return a Python float (for example total / batches with total built "
+                          "from loss.item()), not a tensor: a tensor keeps memory and the graph "
+                          "alive.",
                     "ja": "テンソルではなく Python の float を返しましょう（loss.item() で合計して"
                           "バッチ数で割るなど）。テンソルはメモリと計算グラフを保持し続けます。"})
     losses = [its[-1].get("value") for its in (it.of("loss") for it in trace.iterations) if its]
@@ -124,7 +126,8 @@ def mean_loss_returned(ctx: Context) -> Finding:
                                    "ja": "未確認: 損失を観測できませんでした。"})
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
-    return failed(SLUG_MEAN, _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line),
+    message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
+    return failed(SLUG_MEAN, message,
                   line)
 
 
@@ -146,8 +149,8 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
     if losses and k > 1 and near(expected / k):
         return {"en": base_en + f": that is the mean of the losses divided by {k}; add up the "
                                 "undivided loss.item().",
-                "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の loss.item() を合計し"
-                                "ましょう。"}
+                "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の loss.item() を合計"
+                                "しましょう。"}
     return {"en": base_en + ".", "ja": base_ja + "。"}
 
 
@@ -160,14 +163,16 @@ def trains_every_batch(ctx: Context) -> Finding:
     if len(iterations) < trace.batches:
         return failed(SLUG_EVERY, {
             "en": f"Your loop stopped after {len(iterations)} of the {trace.batches} batches.",
-            "ja": f"ループが {trace.batches} バッチ中 {len(iterations)} バッチで止まっています。"}, loop)
+            "ja": f"ループが {trace.batches} バッチ中 {len(iterations)} バッチで止まっていま"
+                  "す。"}, loop)
     idle = [it for it in iterations if not it.of("forward")]
     if idle:
         return failed(SLUG_EVERY, {
             "en": f"Batch {idle[0].index + 1} of {trace.batches} was fetched but not trained on "
                   f"(the loop on line {idle[0].line} skips it).",
-            "ja": f"{trace.batches} バッチ中 {idle[0].index + 1} 番目のバッチが取り出されたのに学習に"
-                  f"使われていません（{idle[0].line} 行目のループが飛ばしています）。"}, idle[0].line)
+            "ja": f"{trace.batches} バッチ中 {idle[0].index + 1} 番目のバッチが取り出されたのに学習"
+                  f"に使われていません（{idle[0].line} 行目のループが飛ばしています）"
+                  "。"}, idle[0].line)
     return passed(SLUG_EVERY)
 
 
@@ -182,8 +187,8 @@ def accumulation_window(ctx: Context) -> Finding:
                 "en": f"Batches {window.index * k + 1}-{window.index * k + k} should make one "
                       f"optimizer step, after the {k}th, but made {len(steps)}"
                       + (f" (line {line})." if line else "."),
-                "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に 1 回"
-                      f"だけ step するはずが、{len(steps)} 回 step しています"
+                "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に "
+                      f"1 回だけ step するはずが、{len(steps)} 回 step しています"
                       + (f"（{line} 行目）。" if line else "。")}, line)
     for iteration in trace.iterations:
         scales, losses = iteration.of("scale"), iteration.of("loss")
@@ -197,10 +202,12 @@ def accumulation_window(ctx: Context) -> Finding:
         if not math.isclose(ratio, 1 / k, rel_tol=2e-2):
             line = backwards[0].get("line")
             return failed(SLUG_ACCUM, {
-                "en": f"backward() on line {line} runs on {ratio:.3g} times the batch's loss; divide "
-                      f"it by accum_steps ({k}) so the accumulated gradient is a mean, not a sum.",
-                "ja": f"{line} 行目の backward() はバッチ損失の {ratio:.3g} 倍に対して実行されています。accum_steps"
-                      f"（{k}）で割り、蓄積した勾配が和ではなく平均になるようにしましょう。"}, line)
+                "en": f"backward() on line {line} runs on {ratio:.3g} times the batch's loss; "
+                      f"divide it by accum_steps ({k}) so the accumulated gradient is a mean, not "
+                      "a sum.",
+                "ja": f"{line} 行目の backward() はバッチ損失の {ratio:.3g} 倍に対して実行されてい"
+                      f"ます。accum_steps（{k}）で割り、蓄積した勾配が和ではなく平均になるようにし"
+                      "ましょう。"}, line)
     if not ctx.windows_done and trace.raised:
         return ctx.stopped(SLUG_ACCUM)
     return passed(SLUG_ACCUM)

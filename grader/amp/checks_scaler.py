@@ -156,7 +156,8 @@ def update_after_step(ctx: Context) -> Finding:
         if event["kind"] != "scaler-update" and previous is not None \
                 and previous["kind"] != "scaler-update" \
                 and trace.iteration_of(event) is not trace.iteration_of(previous):
-            return _missing_update(ctx, previous.get("line"))  # two steps in one batch: the step check's
+            # (two steps within one batch are the step check's finding)
+            return _missing_update(ctx, previous.get("line"))
         previous = event
     if previous["kind"] != "scaler-update" and not trace.raised:
         return _missing_update(ctx, previous.get("line"))

@@ -83,7 +83,8 @@ def backward_outside_autocast(ctx: Context) -> Finding:
     if not inside:
         return passed(SLUG_BACKWARD)
     line = inside[0].get("line")
-    enter = [e for e in ctx.trace.before(inside[0], ctx.trace.of("autocast-enter")) if e.get("enabled")]
+    enters = ctx.trace.before(inside[0], ctx.trace.of("autocast-enter"))
+    enter = [e for e in enters if e.get("enabled")]
     block = ctx.static.autocast_block_of(line) or (enter[-1].get("line") if enter else None)
     where_en = f" that starts on line {block}" if block else ""
     where_ja = f"（{block} 行目から）" if block else ""

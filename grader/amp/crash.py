@@ -45,7 +45,8 @@ def classify(trace: Trace, static: StaticInfo) -> Crash | None:
     return None
 
 
-def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event],
+                   where: int | None) -> Crash:
     backward = _last(events, "backward")
     line = _line(backward, where)
     if backward is None:
@@ -85,7 +86,8 @@ def _no_inf_before_update(trace: Trace, static: StaticInfo, events: list[Event],
                 "step() の後に呼ぶ必要があります。"}, where)
 
 
-def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event],
+                   where: int | None) -> Crash:
     steps = [e for e in events if e["kind"] == "scaler-step"]
     batches_between = len(steps) >= 2 and any(
         e["kind"] == "batch" and steps[-2]["seq"] < e["seq"] < steps[-1]["seq"] for e in events)
@@ -134,7 +136,8 @@ def _no_inf_for_optimizer(trace: Trace, static: StaticInfo, events: list[Event],
               "ョン、その前に scaler.scale(loss).backward() を呼びましょう。"}, where)
 
 
-def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event],
+                   where: int | None) -> Crash:
     cast = _last(events, "model-cast")
     line = _line(cast, static.first_line("half") or where)
     return Crash("fp32-master-weights", {
@@ -144,7 +147,8 @@ def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event], where: in
               "GradScaler はスケールを戻せません。重みは float32 のままにしましょう。"}, line)
 
 
-def _double_unscale(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+def _double_unscale(trace: Trace, static: StaticInfo, events: list[Event],
+                   where: int | None) -> Crash:
     return Crash("unscale-before-clip", {
         "en": f"scaler.unscale_(optimizer) on line {where} runs a second time before "
               "scaler.update(): unscale once per step, after the backward pass and before "
@@ -164,7 +168,8 @@ def _unscale_after_step(trace: Trace, static: StaticInfo, events: list[Event],
               "う。"}, where)
 
 
-def _autocast_device(trace: Trace, static: StaticInfo, events: list[Event], where: int | None) -> Crash:
+def _autocast_device(trace: Trace, static: StaticInfo, events: list[Event],
+                   where: int | None) -> Crash:
     return Crash("forward-in-autocast", {
         "en": f"torch.autocast on line {where} needs the device type as a string, such as "
               "device.type (\"cuda\" or \"cpu\"), not a torch.device.",

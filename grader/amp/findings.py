@@ -1,4 +1,4 @@
-"""What a check concludes (Finding), what it looks at (Context) and what the exercise expects (LoopSpec)."""
+"""What a check concludes (Finding), what it sees (Context), what an exercise asks (LoopSpec)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ class Context:
         return windows
 
     def stopped(self, slug: str) -> Finding:
-        """A skip that says why: the learner's function stopped before the check could see enough."""
+        """A skip that says why: the function stopped before the check could see enough."""
         error = self.trace.error or {}
         kind, line = error.get("type", "an error"), error.get("line")
         where_en = f" on line {line}" if line else ""

@@ -95,7 +95,8 @@ def _request_of_untraced(tracer: Tracer, ctx: Any) -> dict[str, Any]:
     torch turned a "cuda" autocast off in __init__ when CUDA is absent; we cannot know whether
     the learner also passed enabled=False, and assume not (nobody decorates a helper to disable).
     """
-    request = {"device": ctx.device, "dtype": dtype_name(ctx.fast_dtype), "enabled": bool(ctx._enabled)}
+    request = {"device": ctx.device, "dtype": dtype_name(ctx.fast_dtype),
+               "enabled": bool(ctx._enabled)}
     if tracer.cpu_for_cuda and ctx.device == "cuda":
         request["enabled"] = True
         ctx.device, ctx._enabled = "cpu", True

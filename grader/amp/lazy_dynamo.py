@@ -1,4 +1,4 @@
-"""Defers torch's compiler import (torch._dynamo) until something actually compiles: a grading-speed measure.
+"""Defers torch's compiler import (torch._dynamo) until something compiles: a grading-speed measure.
 
 torch imports torch._dynamo on a process's first optimizer step, only to mark a graph break
 and to wrap a few optimizer methods in "do not compile"; both do nothing unless code runs

@@ -1,4 +1,4 @@
-"""Outcome checks: the learner's weights after the epoch against the reference solution's, same data."""
+"""Outcome check: the learner's weights after the epoch against the reference's, same data."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ TOLERANCE = 1e-2
 def learner_precision(result: dict[str, Any]) -> str | None:
     """The one precision the learner's forward passes ran in ("float32" without autocast)."""
     seen = {e.get("autocast_dtype") if e.get("autocast") else "float32"
-            for e in result.get("events") or [] if isinstance(e, dict) and e.get("kind") == "forward"}
+            for e in result.get("events") or []
+            if isinstance(e, dict) and e.get("kind") == "forward"}
     if len(seen) == 1 and seen <= {"float16", "bfloat16", "float32"}:
         return seen.pop()
     return None

@@ -46,7 +46,9 @@ class Tracer:
         self.namespace = namespace
         # Without CUDA, "cuda" requests would silently switch AMP off (amp-facts); we run them
         # on the CPU instead, so the loop's scoping and protocol are still exercised.
-        self.cpu_for_cuda = (not torch.cuda.is_available()) if cpu_for_cuda is None else cpu_for_cuda
+        if cpu_for_cuda is None:
+            cpu_for_cuda = not torch.cuda.is_available()
+        self.cpu_for_cuda = cpu_for_cuda
         # The reference run adopts the learner's precision ("float16", "bfloat16", or "float32"
         # for no autocast), so outcomes compare like with like: bfloat16 rounding alone moves
         # these weights by up to 3e-2, more than many real mistakes do.

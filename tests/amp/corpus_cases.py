@@ -1,4 +1,4 @@
-"""The AMP corpus: submissions under corpus/<exercise-id>/, each with its expected verdict in a header.
+"""The AMP corpus: submissions in corpus/<exercise-id>/, each with its expected verdict in a header.
 
 Header lines at the top of each file:
     # expect: pass                              every check passes

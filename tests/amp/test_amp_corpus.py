@@ -44,7 +44,8 @@ def graded(request: pytest.FixtureRequest) -> dict[str, dict]:
                 if item.module is request.module and hasattr(item, "callspec")]
     workers = max(1, min(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return {case.id: doc for case, doc in zip(selected, pool.map(_grade, selected))}
+        docs = pool.map(_grade, selected)
+        return {case.id: doc for case, doc in zip(selected, docs, strict=True)}
 
 
 @pytest.mark.slow

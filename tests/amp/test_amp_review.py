@@ -1,4 +1,4 @@
-"""The AMP checks on small loops run in-process: each mistake is named, on the right line, in both languages."""
+"""The AMP checks on small loops in-process: each mistake named, on its line, in both languages."""
 
 from __future__ import annotations
 
@@ -102,7 +102,8 @@ def test_an_ordinary_python_error_is_not_blamed_on_amp():
 
 
 def test_deprecated_spellings_pass_with_advice():
-    review = review_source(edit("torch.autocast(device_type=device.type)", "torch.cuda.amp.autocast()"))
+    old_spelling = edit("torch.autocast(device_type=device.type)", "torch.cuda.amp.autocast()")
+    review = review_source(old_spelling)
     assert failing(review) == {}
     assert any("deprecated" in note["en"] and note["ja"] for note in review.advice)
 

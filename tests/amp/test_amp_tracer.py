@@ -1,4 +1,4 @@
-"""The tracer in-process: every spelling is seen, lines point at the learner's file, torch is restored."""
+"""The tracer in-process: every spelling seen, lines in the learner's file, torch restored."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The clipping and accumulation checks in-process, and torch's protocol errors mapped to mistakes."""
+"""Clipping and accumulation checks in-process; torch's protocol errors mapped to mistakes."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_nor
     return 0.0
 '''
 CLIP_SPEC = LoopSpec(require_clip=True)
+UNSCALE = "        scaler.unscale_(optimizer)\n"
+CLIPPING = "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
 
 
 def clip_review(source: str):
@@ -35,13 +37,8 @@ def test_clipping_after_unscale_passes():
 
 @pytest.mark.parametrize(("old", "new", "line", "words"), [
     ("        scaler.unscale_(optimizer)\n", "", 10, "still multiplied"),
-    ("        scaler.unscale_(optimizer)\n        "
-     "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n",
-     "        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n        "
-     "scaler.unscale_(optimizer)\n",
-     10, "comes only afterwards"),
-    ("        scaler.unscale_(optimizer)\n        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n", "",
-     None, "never clipped"),
+    (UNSCALE + CLIPPING, CLIPPING + UNSCALE, 10, "comes only afterwards"),
+    (UNSCALE + CLIPPING, "", None, "never clipped"),
 ], ids=["no-unscale", "unscale-after", "no-clip"])
 def test_clipping_mistakes_are_named(old, new, line, words):
     finding = clip_review(CLIP.replace(old, new)).finding("unscale-before-clip")
@@ -102,15 +99,14 @@ def test_accumulation_mistakes_fail_only_their_check(old, new, slug, words):
     assert words in failing[slug].message["en"]
 
 
-GOOD = CLIP.replace(", max_norm):", "):").replace(
-    "        scaler.unscale_(optimizer)\n        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n", "")
+GOOD = CLIP.replace(", max_norm):", "):").replace(UNSCALE + CLIPPING, "")
 
 
 @pytest.mark.parametrize(("old", "new", "slug"), [
     ("scaler.scale(loss).backward()", "loss.backward()", "backward-on-scaled-loss"),
     ("scaler.step(optimizer)", "optimizer.step()", "step-through-scaler"),
     ("        scaler.update()\n", "", "update-after-step"),
-    ("        scaler.update()\n", "        scaler.update()\n        scaler.update()\n", "update-after-step"),
+    ("        scaler.update()\n", "        scaler.update()\n" * 2, "update-after-step"),
     ("scaler.step(optimizer)", "scaler.update(); scaler.step(optimizer)", "update-after-step"),
     ("        optimizer.zero_grad()\n        with", "        with", "zero-grad-each-iteration"),
     ("    for inputs", "    model.half()\n    for inputs", "fp32-master-weights"),

@@ -1,4 +1,4 @@
-"""Checks for amp-clip-gradients: unscale_ before clipping, the AMP protocol around it, the outcome."""
+"""Checks for amp-clip-gradients: unscale_ before clipping, the protocol around it, the outcome."""
 
 import pytest
 

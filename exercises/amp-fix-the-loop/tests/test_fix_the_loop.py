@@ -1,4 +1,4 @@
-"""Checks for amp-fix-the-loop: every AMP mistake by name and line, then the outcome against the reference."""
+"""Checks for amp-fix-the-loop: each AMP mistake by name and line, then the outcome."""
 
 import pytest
 

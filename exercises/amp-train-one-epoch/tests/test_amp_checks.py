@@ -1,4 +1,4 @@
-"""AMP protocol checks for amp-train-one-epoch: one check per mistake, each naming the learner's line."""
+"""AMP protocol checks for amp-train-one-epoch: one check per mistake, naming the line."""
 
 import pytest
 
