@@ -20,8 +20,14 @@ def trained(learner):
 
 
 @pytest.fixture(scope="module")
-def review(trained, learner):
-    found = Review(trained, learner.source, SPEC)
+def reference(trained, solution):
+    # The reference solution on the same data, in the learner's precision (grader.amp.outcome).
+    return reference_run(solution, PARAMS, like=trained)
+
+
+@pytest.fixture(scope="module")
+def review(trained, reference, learner):
+    found = Review(trained, learner.source, SPEC, reference=reference)
     for note in found.advice:
         learner.advise(note)
     return found
@@ -87,6 +93,5 @@ def test_mean_loss_returned(review, lang):
              "ja": "バッチごとに loss.backward() の後で optimizer.step() を 1 回、勾配も毎バッチ"
                    "クリアしましょう。"},
        depends=["runs"])
-def test_weights_match_reference(trained, solution, learner, lang):
-    reference = reference_run(solution, PARAMS, like=trained)
+def test_weights_match_reference(trained, reference, learner, lang):
     weights_match(trained, reference, line=learner.line_of("train_one_epoch")).enforce(lang)

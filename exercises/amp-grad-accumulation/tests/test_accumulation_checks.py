@@ -22,8 +22,14 @@ def trained(learner):
 
 
 @pytest.fixture(scope="module")
-def review(trained, learner):
-    found = Review(trained, learner.source, SPEC)
+def reference(trained, solution):
+    # The reference solution on the same data, in the learner's precision (grader.amp.outcome).
+    return reference_run(solution, PARAMS, like=trained)
+
+
+@pytest.fixture(scope="module")
+def review(trained, reference, learner):
+    found = Review(trained, learner.source, SPEC, reference=reference)
     for note in found.advice:
         learner.advise(note)
     return found
@@ -106,6 +112,5 @@ def test_mean_loss_returned(review, lang):
        hint={"en": "Divide by accum_steps, and step every accum_steps batches.",
              "ja": "accum_steps で割り、accum_steps バッチごとに step しましょう。"},
        depends=["runs"])
-def test_weights_match_reference(trained, solution, learner, lang):
-    reference = reference_run(solution, PARAMS, like=trained)
+def test_weights_match_reference(trained, reference, learner, lang):
     weights_match(trained, reference, line=learner.line_of("train_one_epoch")).enforce(lang)
