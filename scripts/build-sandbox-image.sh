@@ -7,6 +7,7 @@
 #                                                PyTorch CUDA runtime image)
 #   TORCH_FROM_BASE=1   the base already has torch 2.13.0 (CUDA); keep it
 #   SANDBOX_WHEELHOUSE  wheel cache directory   (default build/wheelhouse)
+#   SANDBOX_PYTHON_VERSION  the base's python3  (default 3.11)
 # When the base image is absent and cannot be pulled, and SANDBOX_BASE_IMAGE was not
 # set, a Debian bookworm base is made with debootstrap (scripts/make-debootstrap-base.sh).
 set -euo pipefail
