@@ -39,7 +39,7 @@ $(BUNDLE): node_modules/.package-lock.json $(wildcard app/static/src/*.js)
 	npm run --silent build
 
 db: venv
-	if ls app/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel compile -q -d app/translations; fi
+	if ls app/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel -q compile -d app/translations; fi
 	$(VENV)/bin/flask db upgrade
 
 lint: venv
