@@ -62,6 +62,19 @@ def init_app(app: Flask) -> None:
     queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"])
     app.extensions["grading_queue"] = queue
 
+    @app.context_processor
+    def _sandbox_state() -> dict[str, object]:
+        # Lazy: only pages that show it pay for asking the sandbox (docker's answer is cached).
+        def sandbox_isolated() -> bool:
+            from grader.sandboxes import get_sandbox
+
+            try:
+                return get_sandbox(app.config["GRADER_SANDBOX"]).isolated
+            except ValueError:
+                return False
+
+        return {"sandbox_isolated": sandbox_isolated}
+
 
 def get_queue(app: Flask) -> GradingQueue:
     queue: GradingQueue = app.extensions["grading_queue"]

@@ -86,3 +86,12 @@ def test_every_interface_string_is_translated():
             if sorted(re.findall(r"%\(\w+\)d", source)) != sorted(re.findall(r"%\(\w+\)d", text)):
                 problems.append(message.id)
     assert problems == []
+
+
+def test_footer_says_whether_grading_is_isolated(client):
+    """The app fixture grades with the local sandbox, which isolates nothing: the footer says so."""
+    english = client.get("/").get_data(as_text=True)
+    assert "without isolation (development mode)" in english
+    assert "isolated sandbox" not in english
+    client.set_cookie("lang", "ja")
+    assert "隔離せずに採点" in client.get("/").get_data(as_text=True)
