@@ -38,8 +38,10 @@ class _Engine:
     def __init__(self) -> None:
         import docker
 
-        self.client = docker.from_env(timeout=30)
-        self.slots = threading.BoundedSemaphore(max_jobs())
+        jobs = max_jobs()
+        # Each job holds a connection while it waits; the janitor and inspects need more.
+        self.client = docker.from_env(timeout=30, max_pool_size=jobs + 4)
+        self.slots = threading.BoundedSemaphore(jobs)
         self.gpus = GpuScheduler(host_gpu_ids(self.client.info()))
         self.last_sweep = 0.0
         self.sweep_lock = threading.Lock()
