@@ -68,7 +68,7 @@ def test_attack(case: str, flagship: Exercise, quick_flagship_exercise: Exercise
     # Bounded by the job's own limit, never by the backstop kill alone.
     assert elapsed < wall_limit_s(exercise.config.limits), elapsed
 
-    if expect.get("next-job") == "yes":
+    if not case.startswith("control_"):  # the next learner is graded as if nothing happened
         honest = (ATTACKS / "control_honest_right.py").read_text(encoding="utf-8")
         after, _ = grade(flagship, honest)
         assert after["status"] == "pass", after["message"][-2000:]

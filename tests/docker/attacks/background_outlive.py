@@ -1,5 +1,4 @@
 # expect-status: fail
-# expect-next-job: yes
 """Leaves a daemon behind (double fork, new session) that would haunt the next job."""
 import os
 import time

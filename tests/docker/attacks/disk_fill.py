@@ -1,6 +1,5 @@
 # expect-status: fail
 # expect-output: BLOCKED disk
-# expect-next-job: yes
 """Fills every writable place it can find with data."""
 import os
 

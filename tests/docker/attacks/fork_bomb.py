@@ -1,6 +1,5 @@
 # expect-status: error
 # expect-error-kind: timeout
-# expect-next-job: yes
 """Fork bomb at import: every process forks forever; pids_limit and RLIMIT_NPROC hold it."""
 import os
 

@@ -1,6 +1,5 @@
 # expect-status: error
 # expect-error-kind: memory
-# expect-next-job: yes
 """Grabs memory inside the learner's function until something stops it, touching every page."""
 
 

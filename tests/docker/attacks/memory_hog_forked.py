@@ -1,6 +1,5 @@
 # expect-status: error
 # expect-error-kind: memory
-# expect-next-job: yes
 """A memory hog split over children, each under the per-process limit: the cgroup stops it."""
 import os
 

@@ -1,6 +1,5 @@
 # expect-status: fail
 # expect-output: BLOCKED shm
-# expect-next-job: yes
 """Fills /dev/shm (a tmpfs that counts against memory)."""
 chunk = b"\1" * (1 << 20)
 written = 0

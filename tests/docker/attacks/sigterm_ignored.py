@@ -1,6 +1,5 @@
 # expect-status: error
 # expect-error-kind: timeout
-# expect-next-job: yes
 """Ignores SIGTERM (and SIGINT, SIGHUP) and keeps running: only SIGKILL ends it."""
 import signal
 import time

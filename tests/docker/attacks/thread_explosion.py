@@ -1,6 +1,5 @@
 # expect-status: fail
 # expect-output: BLOCKED threads
-# expect-next-job: yes
 """Starts threads until the system says no."""
 import threading
 import time

@@ -1,6 +1,5 @@
 # expect-status: fail
 # expect-output: zombies
-# expect-next-job: yes
 """Makes children that exit and are never reaped, until forking fails."""
 import os
 
