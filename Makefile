@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test setup venv bundle db lint validate sandbox-image bench clean
+.PHONY: run test setup venv bundle db lint validate sandbox-image bench bench-docker clean
 
 run: setup ## serve on http://127.0.0.1:5000 with gunicorn
 	$(VENV)/bin/gunicorn --workers 1 --threads 8 --bind $(HOST):$(PORT) 'app:create_app()'
@@ -43,16 +43,19 @@ db: venv
 	$(VENV)/bin/flask db upgrade
 
 lint: venv
-	$(VENV)/bin/ruff check app grader tests bench
+	$(VENV)/bin/ruff check app grader tests bench exercises
 
 validate: venv ## instructor check: every solution passes, every starter fails
 	$(PY) -m grader validate exercises
 
-sandbox-image: ## the docker sandbox image (debootstrap base where no registry is reachable)
+sandbox-image: venv ## the docker sandbox image (debootstrap base where no registry is reachable)
 	bash scripts/build-sandbox-image.sh
 
-bench: venv
+bench: venv ## grading speed (local sandbox) over the AMP corpus
 	$(PY) bench/grade_speed.py
+
+bench-docker: venv ## what the docker sandbox adds per submission, against local, in one run
+	$(PY) bench/docker_overhead.py
 
 clean:
 	rm -rf $(VENV) node_modules app/static/dist build *.egg-info

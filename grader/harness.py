@@ -34,6 +34,7 @@ def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
     learner = Learner(learner_file, exercise.config.limits, workdir=workdir, runner_user=runner_user)
     try:
         learner.start()
+        _prepare_torch()  # while the runner starts up in parallel
         results = _grade(exercise, learner, lang)
     finally:
         learner.close()
@@ -45,6 +46,13 @@ def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
     return results
 
 
+def _prepare_torch() -> None:
+    """Exercise tests compare tensors: import torch now, without its compiler (see lazy_dynamo)."""
+    from grader.amp.lazy_dynamo import defer_dynamo_import
+
+    defer_dynamo_import()
+
+
 def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
     try:
         loaded = learner.load()
@@ -52,6 +60,11 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
         return _fatal_result(exercise, fatal, lang)
     if not loaded:
         error = learner.load_error or {}
+        if error.get("kind") == "internal":
+            return error_result(exercise.id, "internal",
+                                run_error("internal", lang, detail=error.get("message", "")))
+        if error.get("type") == "MemoryError":  # the address-space limit, hit at import time
+            return _fatal_result(exercise, LearnerFatal("memory", "out of memory", error.get("line")), lang)
         kind = "syntax" if error.get("kind") == "syntax" else "runtime"
         detail = error.get("message", "") if kind == "syntax" else error.get("type", "an error")
         if kind == "runtime" and error.get("message"):

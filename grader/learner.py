@@ -17,8 +17,8 @@ from typing import Any
 from grader import protocol
 from grader.schema import Limits
 
-OUTPUT_HARD_FACTOR = 16
-STARTUP_TIMEOUT_S = 90  # interpreter + torch import on a loaded machine; not the learner's time  # output beyond cap * factor ends the run as an output flood
+OUTPUT_HARD_FACTOR = 16  # output beyond cap * factor ends the run as an output flood
+STARTUP_TIMEOUT_S = 90  # interpreter + torch import on a loaded machine; not the learner's time
 
 
 class LearnerError(Exception):

@@ -1,21 +1,17 @@
-"""A small, deterministic training setup (model, data, optimizer, loss, scaler) shared by training exercises.
+"""A small, deterministic training setup (model, data, optimizer, loss, scaler) for AMP exercises.
 
-The same builder runs in the learner's process (through the `training.epoch` scenario) and in
-the harness for the reference solution, so both train from identical weights on identical data.
+The same builder runs in the learner's process (through the AMP scenarios) and in the harness
+for the reference solution, so both train from identical weights on identical data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
-
-from grader.scenarios import scenario
 
 IN_FEATURES, HIDDEN, CLASSES = 16, 32, 4  # multiples of 8, as AMP prefers
 
@@ -63,26 +59,3 @@ def build_setup(params: dict[str, Any]) -> TrainingSetup:
     optimizer = torch.optim.SGD(model.parameters(), lr=float(params.get("lr", 0.1)), momentum=0.9)
     scaler = torch.amp.GradScaler(device.type, init_scale=float(params.get("init_scale", 2.0**16)))
     return TrainingSetup(model, loader, optimizer, RecordingLoss(), scaler, device)
-
-
-def run_epoch(train: Callable[..., Any], params: dict[str, Any]) -> dict[str, Any]:
-    """Train one epoch with `train` and report what happened, as data."""
-    setup = build_setup(params)
-    returned = train(setup.model, setup.loader, setup.optimizer, setup.criterion, setup.scaler,
-                     setup.device)
-    if isinstance(returned, torch.Tensor):
-        returned = returned.detach().float().cpu()
-    return {
-        "returned": returned,
-        "losses": setup.criterion.values,
-        "batches": len(setup.loader),
-        "state": {k: v.detach().float().cpu() for k, v in setup.model.state_dict().items()},
-        "param_dtypes": sorted({str(p.dtype) for p in setup.model.parameters()}),
-        "device": setup.device.type,
-    }
-
-
-@scenario("training.epoch")
-def epoch(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
-    entry = params.get("entry", "train_one_epoch")
-    return run_epoch(getattr(submission, entry), params)

@@ -1,35 +1,20 @@
 """AMP protocol checks for amp-train-one-epoch: one check per mistake, naming the line."""
 
-import pytest
-
-from grader.amp.findings import LoopSpec
-from grader.amp.lazy_dynamo import defer_dynamo_import
-from grader.amp.review import Review
 from grader.amp.texts import HINTS, TITLES
 from grader.testing import check
 
-# Collected before any test runs: the reference run in test_basics.py then trains without
-# torch's compiler import (about 1.5 s of CPU per grading).
-defer_dynamo_import()
-
-# The loop is traced once on a GPU-style request: on a CPU grader the scenario maps "cuda" to
-# the CPU, so a loop written for CUDA is judged on its scoping and protocol all the same.
-# The data seed is not the one in the learner's view.
-PARAMS = {"seed": 5, "data_seed": 31337, "batches": 6, "batch_size": 8, "device": "cuda"}
-SPEC = LoopSpec(entry="train_one_epoch")
-
-
-@pytest.fixture(scope="module")
-def review(learner):
-    result = learner.scenario("amp.train_one_epoch", **PARAMS)
-    found = Review(result, learner.source, SPEC)
-    for note in found.advice:
-        learner.advise(note)
-    return found
+# The `review` fixture (conftest.py) traces the learner's loop once for every check here.
 
 
 def amp_check(slug):
     return check(slug, title=TITLES[slug], hint=HINTS[slug])
+
+
+@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},
+       hint={"en": "Run your function on a tiny model before you submit.",
+             "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
+def test_runs(review, lang):
+    review.runs().enforce(lang)
 
 
 @amp_check("forward-in-autocast")

@@ -1,7 +1,6 @@
 """Checks for loop-checkpoint: a weights-only file, model and optimizer restored, training resumes exactly."""
 
 import pytest
-import torch
 
 from grader.scenarios.loop import optimizer_state, resume_and_step, trained_pair
 from grader.scenarios.probe import float_state
