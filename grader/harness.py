@@ -82,7 +82,7 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
         code = pytest.main(
             [str(exercise.tests_dir), "-c", str(ini), "--rootdir", str(exercise.tests_dir),
              "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib",
-             "--no-header", "-W", "ignore::DeprecationWarning"],
+             "--no-header", "--tb=no", "-W", "ignore::DeprecationWarning"],  # reports come from the plugin
             plugins=[plugin],
         )
     if learner.fatal is not None:
