@@ -79,7 +79,6 @@ class Learner:
         )
         os.close(to_child_r)
         os.close(from_child_w)
-        self._started = time.monotonic()
         self._ready = False
         self._reader = threading.Thread(target=self._drain_output, daemon=True)
         self._reader.start()
@@ -262,7 +261,3 @@ class Learner:
         if dropped > 0:
             text += f"\n… [{dropped} more bytes of output not kept]"
         return text
-
-    @property
-    def elapsed(self) -> float:
-        return time.monotonic() - self._started if self._process else 0.0

@@ -55,8 +55,8 @@ def validate_all(root: Path, sandbox: str | None = None, workers: int = 2) -> It
     """Every folder's report: load errors first, then each exercise in id order."""
     found = load_exercises(root)
     for error in found.errors:
-        yield FolderReport(folder=error.folder.name, ok=False, problems=error.problems and
-                           [f"{error.file}: {p}" for p in error.problems])
+        yield FolderReport(folder=error.folder.name, ok=False,
+                           problems=[f"{error.file}: {problem}" for problem in error.problems])
     with ThreadPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(lambda e: check_exercise(e, sandbox),
                             sorted(found.exercises.values(), key=lambda e: e.id))

@@ -1,11 +1,8 @@
 """Checks for amp-clip-gradients: unscale_ before clipping, the protocol around it, the outcome."""
 
-import pytest
-
+from grader.amp.exercise_kit import amp_check, amp_fixtures
 from grader.amp.findings import LoopSpec
-from grader.amp.outcome import reference_run, weights_match
-from grader.amp.review import Review
-from grader.amp.texts import HINTS, TITLES
+from grader.amp.outcome import weights_match
 from grader.testing import check
 
 # max_norm is small enough that clipping changes every step on this model, so clipping the
@@ -15,27 +12,7 @@ PARAMS = {"seed": 21, "data_seed": 9001, "batches": 6, "batch_size": 8, "device"
 SPEC = LoopSpec(entry="train_one_epoch", require_clip=True)
 
 
-@pytest.fixture(scope="module")
-def trained(learner):
-    return learner.scenario("amp.train_one_epoch", **PARAMS)
-
-
-@pytest.fixture(scope="module")
-def reference(trained, solution):
-    # The reference solution on the same data, in the learner's precision (grader.amp.outcome).
-    return reference_run(solution, PARAMS, like=trained)
-
-
-@pytest.fixture(scope="module")
-def review(trained, reference, learner):
-    found = Review(trained, learner.source, SPEC, reference=reference)
-    for note in found.advice:
-        learner.advise(note)
-    return found
-
-
-def amp_check(slug, **extra):
-    return check(slug, title=TITLES[slug], hint=HINTS[slug], **extra)
+trained, reference, review = amp_fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
 
 @amp_check("unscale-before-clip")

@@ -1,11 +1,8 @@
 """Checks for amp-fix-the-loop: each AMP mistake by name and line, then the outcome."""
 
-import pytest
-
+from grader.amp.exercise_kit import amp_check, amp_fixtures
 from grader.amp.findings import LoopSpec
-from grader.amp.outcome import reference_run, weights_match
-from grader.amp.review import Review
-from grader.amp.texts import HINTS, TITLES
+from grader.amp.outcome import weights_match
 from grader.testing import check
 
 # GPU-style request (mapped to the CPU on CPU graders); a data seed the learner never sees.
@@ -13,27 +10,7 @@ PARAMS = {"seed": 13, "data_seed": 4242, "batches": 6, "batch_size": 8, "device"
 SPEC = LoopSpec(entry="train_one_epoch")
 
 
-@pytest.fixture(scope="module")
-def trained(learner):
-    return learner.scenario("amp.train_one_epoch", **PARAMS)
-
-
-@pytest.fixture(scope="module")
-def reference(trained, solution):
-    # The reference solution on the same data, in the learner's precision (grader.amp.outcome).
-    return reference_run(solution, PARAMS, like=trained)
-
-
-@pytest.fixture(scope="module")
-def review(trained, reference, learner):
-    found = Review(trained, learner.source, SPEC, reference=reference)
-    for note in found.advice:
-        learner.advise(note)
-    return found
-
-
-def amp_check(slug, **extra):
-    return check(slug, title=TITLES[slug], hint=HINTS[slug], **extra)
+trained, reference, review = amp_fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
 
 @amp_check("forward-in-autocast")

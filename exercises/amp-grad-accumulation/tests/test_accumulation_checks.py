@@ -1,11 +1,8 @@
 """Checks for amp-grad-accumulation: scaled micro-batches, one step per window, the outcome."""
 
-import pytest
-
+from grader.amp.exercise_kit import amp_check, amp_fixtures
 from grader.amp.findings import LoopSpec
-from grader.amp.outcome import reference_run, weights_match
-from grader.amp.review import Review
-from grader.amp.texts import HINTS, TITLES
+from grader.amp.outcome import weights_match
 from grader.testing import check
 
 ACCUM_STEPS = 4
@@ -16,27 +13,7 @@ PARAMS = {"seed": 29, "data_seed": 5150, "batches": 16, "batch_size": 8, "lr": 0
 SPEC = LoopSpec(entry="train_one_epoch", accumulate=ACCUM_STEPS)
 
 
-@pytest.fixture(scope="module")
-def trained(learner):
-    return learner.scenario("amp.train_one_epoch", **PARAMS)
-
-
-@pytest.fixture(scope="module")
-def reference(trained, solution):
-    # The reference solution on the same data, in the learner's precision (grader.amp.outcome).
-    return reference_run(solution, PARAMS, like=trained)
-
-
-@pytest.fixture(scope="module")
-def review(trained, reference, learner):
-    found = Review(trained, learner.source, SPEC, reference=reference)
-    for note in found.advice:
-        learner.advise(note)
-    return found
-
-
-def amp_check(slug, **extra):
-    return check(slug, title=TITLES[slug], hint=HINTS[slug], **extra)
+trained, reference, review = amp_fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
 
 @amp_check("accumulation-window")

@@ -1,13 +1,9 @@
 """AMP protocol checks for amp-train-one-epoch: one check per mistake, naming the line."""
 
-from grader.amp.texts import HINTS, TITLES
+from grader.amp.exercise_kit import amp_check
 from grader.testing import check
 
 # The `review` fixture (conftest.py) traces the learner's loop once for every check here.
-
-
-def amp_check(slug):
-    return check(slug, title=TITLES[slug], hint=HINTS[slug])
 
 
 @check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},

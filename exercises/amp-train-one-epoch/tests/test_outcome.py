@@ -1,12 +1,11 @@
 """Outcome checks for amp-train-one-epoch: the mean loss is returned and the weights match the reference."""
 
+from grader.amp.exercise_kit import amp_check
 from grader.amp.outcome import weights_match
-from grader.amp.texts import HINTS, TITLES
 from grader.testing import check
 
 
-@check("mean-loss-returned", title=TITLES["mean-loss-returned"],
-       hint=HINTS["mean-loss-returned"], depends=["runs"])
+@amp_check("mean-loss-returned", depends=["runs"])
 def test_returns_mean_loss(review, lang):
     review.finding("mean-loss-returned").enforce(lang)
 
