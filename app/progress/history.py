@@ -32,6 +32,8 @@ def submissions_of(learner: str | None, exercise_id: str) -> list[Submission]:
 def entries(learner: str, exercise_id: str) -> list[Entry]:
     """The learner's submissions of one exercise, newest first, each diffed with its previous."""
     subs = submissions_of(learner, exercise_id)
+    if not subs:
+        return []  # zip(strict=True) below needs at least one submission
     found = [Entry(sub, before, diff_lines(before.code, sub.code) if before else None)
              for before, sub in zip([None, *subs[:-1]], subs, strict=True)]
     return list(reversed(found))

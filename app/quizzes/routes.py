@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
-from flask_wtf.csrf import CSRFError, ValidationError, generate_csrf, validate_csrf
+from flask_wtf.csrf import CSRFError, ValidationError, validate_csrf
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
@@ -99,7 +99,6 @@ def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
         results=results,
         scores=attempts.scores(exercise.id, learner),
         error=error,
-        csrf_token=generate_csrf(),
         s=strings(lang),
         md=inline_markdown,
     )

@@ -139,6 +139,14 @@ def test_a_draft_follows_the_account_to_another_device(app):
     assert "from the laptop" in phone.get("/exercises/add-numbers").get_data(as_text=True)
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_history_of_an_exercise_never_submitted(client, lang):
+    """The "My submissions" link is on every exercise page, before any submission too."""
+    client.set_cookie("lang", lang)
+    page = client.get("/exercises/add-numbers/history")
+    assert page.status_code == 200
+
+
 def test_history_lists_every_submission_newest_first(client):
     first, second = submit(client, WRONG), submit(client, GOOD)
     html = client.get("/exercises/add-numbers/history").get_data(as_text=True)
