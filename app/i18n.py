@@ -31,9 +31,13 @@ def current_lang() -> str:
 
 def safe_next(target: str | None) -> str:
     """The page to go back to, when it is a path on this site; else the course page."""
-    # Only a path on this site: an absolute URL here would make an open redirect.
-    if target:
-        parts = urlsplit(target)
+    # Only a path on this site: an absolute URL here would make an open redirect. Control
+    # characters (CR, LF, NUL...) cannot go into a Location header: werkzeug would raise.
+    if target and not any(ord(char) < 32 or ord(char) == 127 for char in target):
+        try:
+            parts = urlsplit(target)
+        except ValueError:  # "//[" is an unterminated IPv6 address to urlsplit
+            return url_for("lessons.course")
         if not parts.scheme and not parts.netloc and target.startswith("/") \
                 and not target.startswith("//") and "\\" not in target:
             return target

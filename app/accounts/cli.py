@@ -12,8 +12,10 @@ from app.extensions import db
 
 REASONS = {
     "email_taken": "an account with this email exists already",
-    "bad_email": "this is not an email address",
+    "bad_email": "this is not a usable email address (or it has invisible characters)",
     "bad_password": f"the password must have {MIN_LENGTH} to {MAX_LENGTH} characters",
+    "common_password": "this password is among the most common ones; choose another",
+    "password_is_email": "the password must not contain the email address",
     "bad_role": "unknown role",
 }
 

@@ -43,6 +43,23 @@ class RegisterForm(FlaskForm):
     submit = SubmitField(_l("Create my account"))
 
 
+class PasswordForm(FlaskForm):
+    current = PasswordField(_l("Current password"),
+                            validators=[DataRequired(), Length(max=MAX_LENGTH)])
+    password = PasswordField(
+        _l("New password"),
+        validators=[DataRequired(), Length(
+            min=MIN_LENGTH, max=MAX_LENGTH,
+            message=_l("Choose a password of %(min)d to %(max)d characters.",
+                       min=MIN_LENGTH, max=MAX_LENGTH))],
+    )
+    confirm = PasswordField(
+        _l("New password again"),
+        validators=[DataRequired(), EqualTo("password", message=_l("The passwords differ."))],
+    )
+    submit = SubmitField(_l("Change my password"))
+
+
 class LogoutForm(FlaskForm):
     """Logging out changes state, so it is a POST with a token, never a plain link."""
 

@@ -18,9 +18,14 @@ login_manager.session_protection = "basic"
 
 @login_manager.user_loader
 def _load_user(user_id: str) -> User | None:
-    if not user_id.isdigit():
+    """The account of a session cookie, unless its sessions were ended since (logout, password)."""
+    number, _sep, version = user_id.partition(":")
+    if not (number.isdigit() and version.isdigit()) or len(user_id) > 40:
+        return None  # also a cookie from before session versions: it is logged out once
+    user = db.session.get(User, int(number))
+    if user is None or user.session_version != int(version):
         return None
-    return db.session.get(User, int(user_id))
+    return user
 
 
 def init_app(app: Flask) -> None:

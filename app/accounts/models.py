@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from datetime import datetime
 
@@ -32,6 +33,12 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     role: Mapped[str] = mapped_column(String(16), default="learner")
     learner_key: Mapped[str] = mapped_column(String(64), unique=True, default=new_learner_key)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Part of the id kept in the session cookie: raising it (logout, new password) makes every
+    # cookie issued before refer to no account, on every device, without a session table.
+    session_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_version}"
 
     @property
     def is_instructor(self) -> bool:
@@ -39,5 +46,19 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
 
 
 def normalize_email(email: str) -> str:
-    """Emails compare without case or surrounding spaces: one person, one account."""
-    return email.strip().lower()
+    """Emails compare after NFKC, without case or surrounding spaces: one person, one account.
+
+    NFKC folds full-width letters (ｅ) into ASCII, so a look-alike finds the same account.
+    """
+    return unicodedata.normalize("NFKC", email).strip().lower()
+
+
+# Cc: control characters; Cf: invisible format characters (zero-width space, soft hyphen,
+# bidi overrides, zero-width joiner); Cs/Co/Cn: surrogates, private use, unassigned;
+# Z*: spaces and line separators. None belongs in an address a person types or reads.
+_REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp")
+
+
+def email_is_clean(email: str) -> bool:
+    """False when a normalised email holds characters a reader cannot see or that reorder text."""
+    return not any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in email)

@@ -1,19 +1,44 @@
-"""Views: sign up, log in, log out; anonymous work is adopted by the account on the way in."""
+"""Views: sign up, log in, log out, change the password; anonymous work is adopted on the way in."""
 
 from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_user, logout_user
+from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
 from app.accounts import bp
-from app.accounts.forms import LoginForm, LogoutForm, RegisterForm
+from app.accounts.forms import LoginForm, LogoutForm, PasswordForm, RegisterForm
 from app.accounts.identity import SESSION_KEY, anonymous_key
 from app.accounts.merge import adopt_anonymous_work
 from app.accounts.models import User
-from app.accounts.users import AccountError, authenticate, create_user
+from app.accounts.users import AccountError, authenticate, change_password, create_user, end_sessions
 from app.i18n import safe_next
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _reason_message(reason: str) -> str:
+    messages = {
+        "email_taken": _("An account with this email exists already. Log in instead."),
+        "bad_email": _("This email address has characters that cannot be seen or that reorder "
+                       "text (such as a zero-width space). Type the address again by hand."),
+        "bad_password": _("This password cannot be used."),
+        "common_password": _("This password is one of the most common ones, so it is guessed "
+                             "first. Choose a longer, less usual one (a short sentence works)."),
+        "password_is_email": _("The password must not contain your email address."),
+        "wrong_password": _("The current password is not right."),
+    }
+    return messages.get(reason, _("This account cannot be created."))
+
+
+@bp.before_request
+def _forms_only() -> tuple[str, int] | None:
+    """The account forms take form bodies only: a JSON body would skip the email-keyed limit."""
+    if request.method == "POST" and request.mimetype not in FORM_TYPES:
+        message = _("Send this form from its page (a form body, not JSON).")
+        return render_template("errors/page.html", status=400, message=message), 400
+    return None
 
 
 def _next_url() -> str:
@@ -39,9 +64,8 @@ def register() -> str | Response | tuple[str, int]:
         try:
             user = create_user(form.email.data or "", form.password.data or "")
         except AccountError as exc:
-            message = (_("An account with this email exists already. Log in instead.")
-                       if exc.reason == "email_taken" else _("This account cannot be created."))
-            form.email.errors = [message]
+            field = form.email if exc.reason in ("email_taken", "bad_email") else form.password
+            field.errors = [_reason_message(exc.reason)]
         else:
             flash(_("Welcome! Your account is ready, and your earlier work is kept."))
             return _enter(user)
@@ -68,9 +92,32 @@ def login() -> str | Response | tuple[str, int]:
     return render_template("accounts/login.html", form=form, error=error), status
 
 
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required
+def password() -> str | Response | tuple[str, int]:
+    form = PasswordForm()
+    if form.validate_on_submit():
+        user = current_user._get_current_object()
+        try:
+            change_password(user, form.current.data or "", form.password.data or "")
+        except AccountError as exc:
+            field = form.current if exc.reason == "wrong_password" else form.password
+            field.errors = [_reason_message(exc.reason)]
+        else:
+            login_user(user)  # this browser stays in with the new session version
+            flash(_("Your password is changed. Every other browser was logged out."))
+            return redirect(url_for("progress.dashboard"))
+    status = 400 if form.is_submitted() else 200
+    response = render_template("accounts/password.html", form=form)
+    return response, status
+
+
 @bp.post("/logout")
 def logout() -> Response:
     if LogoutForm().validate_on_submit():
+        if current_user.is_authenticated:
+            # Ends the session on the server too: a copied or old cookie no longer logs in.
+            end_sessions(current_user._get_current_object())
         logout_user()
         session.clear()  # the next visitor of this browser starts as a new anonymous learner
     return redirect(url_for("lessons.course"))

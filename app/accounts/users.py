@@ -1,12 +1,12 @@
-"""Creating and finding accounts; the one place that writes the users table."""
+"""Creating and finding accounts, changing passwords, ending sessions: all writes to users."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from app.accounts.models import ROLES, User, normalize_email
-from app.accounts.passwords import MAX_LENGTH, MIN_LENGTH, hash_password, verify
+from app.accounts.models import ROLES, User, email_is_clean, normalize_email
+from app.accounts.passwords import hash_password, password_problem, verify
 from app.extensions import db
 
 
@@ -15,7 +15,13 @@ class AccountError(ValueError):
 
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason = reason  # "email_taken" | "bad_email" | "bad_password" | "bad_role"
+        # "email_taken" | "bad_email" | "bad_password" | "common_password" | "password_is_email"
+        # | "bad_role" | "wrong_password"
+        self.reason = reason
+
+
+PASSWORD_REASONS = {"length": "bad_password", "common": "common_password",
+                    "email": "password_is_email"}
 
 
 def find_by_email(email: str) -> User | None:
@@ -23,12 +29,18 @@ def find_by_email(email: str) -> User | None:
     return found
 
 
+def check_new_password(password: str, email: str) -> None:
+    problem = password_problem(password, email)
+    if problem:
+        raise AccountError(PASSWORD_REASONS[problem])
+
+
 def create_user(email: str, password: str, role: str = "learner") -> User:
     email = normalize_email(email)
-    if "@" not in email or len(email) > 254:
+    local, _at, domain = email.partition("@")
+    if not local or "." not in domain or len(email) > 254 or not email_is_clean(email):
         raise AccountError("bad_email")
-    if not MIN_LENGTH <= len(password) <= MAX_LENGTH:
-        raise AccountError("bad_password")
+    check_new_password(password, email)
     if role not in ROLES:
         raise AccountError("bad_role")
     user = User(email=email, password_hash=hash_password(password), role=role)
@@ -47,3 +59,18 @@ def authenticate(email: str, password: str) -> User | None:
     if not verify(user.password_hash if user else None, password):
         return None
     return user
+
+
+def end_sessions(user: User) -> None:
+    """Every session cookie issued for this account so far stops working, on every device."""
+    user.session_version = (user.session_version or 0) + 1
+    db.session.commit()
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    """Set a new password when the current one is right; every other session ends."""
+    if not verify(user.password_hash, current):
+        raise AccountError("wrong_password")
+    check_new_password(new, user.email)
+    user.password_hash = hash_password(new)
+    end_sessions(user)

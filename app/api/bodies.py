@@ -1,4 +1,4 @@
-"""Reading JSON request bodies: JSON objects only, code as bounded UTF-8 text without NUL."""
+"""Reading JSON request bodies: JSON objects only, shallow, code as bounded UTF-8 text without NUL."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from typing import Any
 from flask import current_app, request
 from flask_babel import gettext as _
 
+# No endpoint takes anything deeper than {"answers": {"q": [..]}}; a deeper body is refused
+# before anything walks it, so no recursion (json, SQLAlchemy's JSON type) can overflow.
+MAX_DEPTH = 8
+
 
 class BadBody(Exception):
     """A request body the API refuses, with the HTTP status and a message for people."""
@@ -15,6 +19,23 @@ class BadBody(Exception):
     def __init__(self, status: int, error: str, message: str):
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when lists and objects nest deeper than limit (an explicit stack: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def read_body() -> dict[str, Any]:
@@ -26,11 +47,28 @@ def read_body() -> dict[str, Any]:
         raise BadBody(400, "not_utf8", _("The request body is not valid UTF-8.")) from None
     try:
         body = json.loads(text)
-    except ValueError:
+    except RecursionError:  # the C parser stops cleanly at the interpreter's recursion limit
+        raise BadBody(400, "too_deep", _("The request body nests lists or objects too deeply.")) \
+            from None
+    except ValueError:  # also integers of more than 4300 digits
         raise BadBody(400, "not_json", _("The request body is not valid JSON.")) from None
+    if too_deep(body):
+        raise BadBody(400, "too_deep", _("The request body nests lists or objects too deeply."))
     if not isinstance(body, dict):
         raise BadBody(400, "not_json", _("The request body must be a JSON object."))
     return body
+
+
+def check_text(value: str, what: str) -> str:
+    """value itself, when it can be stored as text: valid Unicode, no NUL."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate such as "\ud800" from a JSON escape
+        raise BadBody(400, "not_utf8",
+                      _("%(field)s is not valid Unicode text.", field=what)) from None
+    if "\x00" in value:  # PostgreSQL text columns cannot hold NUL
+        raise BadBody(400, "nul_character", _("%(field)s contains a NUL character.", field=what))
+    return value
 
 
 def read_code(body: dict[str, Any]) -> str:

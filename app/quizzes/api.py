@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import current_app, jsonify, request
+from flask import current_app, jsonify
 from werkzeug.wrappers import Response
 
+from app.api.bodies import BadBody, read_body
 from app.errors import json_error
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
+from app.quizzes.inputs import normalize_answers
 from app.quizzes.routes import quiz_or_none
 from app.quizzes.strings import text
 from grader.quiz import QuizAnswerError, grade_quiz, public_questions
@@ -24,13 +25,10 @@ def _lang(body: dict[str, Any]) -> str:
 def _body() -> dict[str, Any] | None:
     # JSON only: a cross-site HTML form cannot send application/json without a CORS preflight,
     # which this site never grants, so the content type itself guards against CSRF here.
-    if not request.is_json:
-        return None
     try:
-        body = json.loads(request.get_data(cache=False).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        return read_body()  # also refuses deep nesting (RecursionError) and huge integers
+    except BadBody:
         return None
-    return body if isinstance(body, dict) else None
 
 
 @bp.get("/api/quizzes/<quiz_id>")
@@ -54,13 +52,15 @@ def api_answers(quiz_id: str) -> Response | tuple[Response, int]:
         return json_error(400, "not_json", text("not_json", current_lang()))
     lang = _lang(body)
     try:
-        result = grade_quiz(exercise, body["answers"], lang)
+        # Stored as normalised: numbers as numbers, blanks dropped, nothing unbounded.
+        answers = normalize_answers(public_questions(exercise), body["answers"])
+        result = grade_quiz(exercise, answers, lang)
     except QuizAnswerError as exc:
         # json_error's body plus the question at fault, so a client can mark it.
         return jsonify({"error": "bad_answer", "message": exc.message(lang),
                         "question": exc.question}), 400
     learner = attempts.learner_key()
-    attempt = attempts.record(exercise.id, learner, body["answers"], result, lang)
+    attempt = attempts.record(exercise.id, learner, answers, result, lang)
     response = jsonify({"attempt": attempt.id, "result": result,
                         **attempts.scores(exercise.id, learner).to_api()})
     response.headers["Cache-Control"] = "no-store"

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
+from app.quizzes.inputs import normalize_answers
 from app.quizzes.strings import strings, text
 from grader.loader import Exercise, ExerciseLoadError
 from grader.quiz import QuizAnswerError, grade_quiz, public_questions
@@ -130,6 +131,7 @@ def answer(quiz_id: str) -> Response | tuple[str, int]:
     except (ValidationError, CSRFError):
         return _page(exercise, answers=answers, error=text("bad_form", lang), status=400)
     try:
+        answers = normalize_answers(questions, answers)
         result = grade_quiz(exercise, answers, lang)
     except QuizAnswerError as exc:
         return _page(exercise, answers={}, error=exc.message(lang), status=400)
