@@ -34,15 +34,44 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "en",
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        # Secure cookies when served over HTTPS (SESSION_COOKIE_SECURE=1 behind a TLS proxy).
+        # Cookies are Secure on every request that came over HTTPS (app.security); "1" makes
+        # them Secure always, even on a plain-HTTP request.
         "SESSION_COOKIE_SECURE": env.get("SESSION_COOKIE_SECURE") == "1",
+        # How many reverse proxies in front of the app set X-Forwarded-For/-Proto/-Host. 0: none,
+        # the headers are ignored (a client could forge its address to dodge the limits).
+        "TRUSTED_PROXIES": _count(env.get("TRUSTED_PROXIES"), "TRUSTED_PROXIES"),
+        # Strict-Transport-Security on HTTPS responses; 0 turns it off.
+        "HSTS_MAX_AGE": _count(env.get("HSTS_MAX_AGE") or "31536000", "HSTS_MAX_AGE"),
+        # A diff is shown only when both sides have at most this many lines and it is found
+        # within this many seconds; the page says "too large" otherwise (app.progress.diff).
+        "DIFF_MAX_LINES": _count(env.get("DIFF_MAX_LINES") or "2000", "DIFF_MAX_LINES"),
+        "DIFF_MAX_SECONDS": float(env.get("DIFF_MAX_SECONDS") or 0.05),
         # Limits are counted in memory per process; set redis://... when running several.
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
         "SUBMISSION_RATE_LIMIT": env.get("SUBMISSION_RATE_LIMIT") or "10/minute",
         # Per address, above the per-learner limit: a classroom shares one address.
         "SUBMISSION_ADDRESS_RATE_LIMIT": env.get("SUBMISSION_ADDRESS_RATE_LIMIT") or "120/minute",
+        # Failed logins per address and email (a classroom shares an address; an attacker
+        # elsewhere cannot use this one up), then every login per address, longer.
         "LOGIN_RATE_LIMIT": env.get("LOGIN_RATE_LIMIT") or "5/minute",
+        "LOGIN_ADDRESS_RATE_LIMIT": env.get("LOGIN_ADDRESS_RATE_LIMIT") or "30/minute;200/hour",
+        "REGISTER_RATE_LIMIT": env.get("REGISTER_RATE_LIMIT") or "10/minute;60/hour",
+        "PASSWORD_CHANGE_RATE_LIMIT": env.get("PASSWORD_CHANGE_RATE_LIMIT") or "5/minute",
+        # The editor saves a draft at most once per 1.5 s pause (40/minute in one tab).
+        "DRAFT_RATE_LIMIT": env.get("DRAFT_RATE_LIMIT") or "60/minute",
+        "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "600/minute",
+        "QUIZ_RATE_LIMIT": env.get("QUIZ_RATE_LIMIT") or "20/minute",
+        "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "300/minute",
     }
+
+
+def _count(value: str | None, name: str) -> int:
+    """A non-negative whole number from the environment; a clear error at start otherwise."""
+    if not value:
+        return 0
+    if not value.strip().isdigit():
+        raise ValueError(f"{name} must be a whole number of 0 or more, not {value!r}")
+    return int(value)
 
 
 def database_url(url: str | None) -> str | None:

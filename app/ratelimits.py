@@ -1,4 +1,4 @@
-"""Rate limits (Flask-Limiter): submissions per learner, login attempts per address and email."""
+"""Rate limits (Flask-Limiter) on everything that writes or hashes: see docs/security.md."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
@@ -18,17 +19,34 @@ def submission_key() -> str:
     return "learner:" + learner_key()
 
 
+def address_key() -> str:
+    # get_remote_address is the client's address once TRUSTED_PROXIES lets ProxyFix set it.
+    return "address:" + get_remote_address()
+
+
 def login_key() -> str:
     # Address and email together: one attacker cannot lock a victim out from elsewhere,
-    # and one address cannot try many passwords on one account.
+    # and one address cannot try many passwords on one account. The account forms refuse
+    # JSON bodies before this runs (app.accounts.routes), so the email is always read here.
     email = normalize_email(request.form.get("email", ""))[:254]
     return f"login:{get_remote_address()}:{email}"
 
 
-def _limit(app: Flask, limiter: Limiter, endpoint: str, rule: str, **options: object) -> None:
+def account_key() -> str:
+    if current_user.is_authenticated:
+        return f"account:{current_user.id}"
+    return address_key()
+
+
+def _failed(response: Response) -> bool:
+    # A successful login redirects (302); only failures count against address and account,
+    # so the owner who knows the password is never the one who uses up the limit.
+    return response.status_code != 302
+
+
+def _wrap(app: Flask, endpoint: str, decorator: object) -> None:
     """Wrap a registered view in a limit; the views stay free of rate-limit imports."""
-    view = app.view_functions[endpoint]
-    app.view_functions[endpoint] = limiter.limit(rule, **options)(view)  # type: ignore[arg-type]
+    app.view_functions[endpoint] = decorator(app.view_functions[endpoint])  # type: ignore[operator]
 
 
 def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
@@ -42,7 +60,20 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
 
         message = _("Too many login attempts. Wait a minute, then try again.")
         return render_template("accounts/login.html", form=LoginForm(), error=message), 429
-    message = _("Too many requests in a short time. Please wait a minute, then try again.")
+    if request.endpoint == "accounts.register":
+        message = _("Many accounts were created from your network in a short time. "
+                    "Wait a few minutes, then sign up again.")
+    elif request.endpoint in ("progress.put_draft", "progress.delete_draft"):
+        message = _("Your draft is saved very often; this save was skipped. "
+                    "It is kept in this browser and sent again at your next pause.")
+        return json_error(429, "too_many_drafts", message)
+    elif request.endpoint in ("quizzes.answer", "quizzes.api_answers"):
+        message = _("You sent answers many times in a short time. "
+                    "Wait a minute, then check your answers again.")
+        if request.endpoint == "quizzes.api_answers":
+            return json_error(429, "too_many_answers", message)
+    else:
+        message = _("Too many requests in a short time. Please wait a minute, then try again.")
     if request.path.startswith("/api/"):
         return json_error(429, "too_many_requests", message)
     return render_template("errors/page.html", status=429, message=message), 429
@@ -50,17 +81,44 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
 
 def init_app(app: Flask) -> None:
     """One limiter per app (tests build many apps); call after the blueprints are registered."""
+    config = app.config
     limiter = Limiter(
         get_remote_address,
         app=app,
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        storage_uri=config["RATELIMIT_STORAGE_URI"],
         headers_enabled=True,  # Retry-After tells the editor and scripts how long to wait
     )
-    _limit(app, limiter, "api.submit", app.config["SUBMISSION_RATE_LIMIT"], key_func=submission_key)
+    _wrap(app, "api.submit", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
+                                           key_func=submission_key))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
-    _limit(app, limiter, "api.submit", app.config["SUBMISSION_ADDRESS_RATE_LIMIT"],
-           key_func=lambda: "submit-address:" + get_remote_address())
-    _limit(app, limiter, "accounts.login", app.config["LOGIN_RATE_LIMIT"], key_func=login_key,
-           methods=["POST"])
+    _wrap(app, "api.submit", limiter.limit(
+        config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+        key_func=lambda: "submit-address:" + get_remote_address()))
+
+    # Login: failures per address and account (short), every attempt per address (longer).
+    _wrap(app, "accounts.login", limiter.limit(
+        config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], deduct_when=_failed))
+    _wrap(app, "accounts.login", limiter.limit(
+        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
+    _wrap(app, "accounts.register", limiter.limit(
+        config["REGISTER_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
+    _wrap(app, "accounts.password", limiter.limit(
+        config["PASSWORD_CHANGE_RATE_LIMIT"], key_func=account_key, methods=["POST"]))
+
+    # Drafts and quiz answers: per learner, and per address for cookie-less floods.
+    drafts = [limiter.shared_limit(config["DRAFT_RATE_LIMIT"], scope="drafts",
+                                   key_func=submission_key),
+              limiter.shared_limit(config["DRAFT_ADDRESS_RATE_LIMIT"], scope="drafts-address",
+                                   key_func=address_key)]
+    for endpoint in ("progress.put_draft", "progress.delete_draft"):
+        for decorator in drafts:
+            _wrap(app, endpoint, decorator)
+    quiz = [limiter.shared_limit(config["QUIZ_RATE_LIMIT"], scope="quiz",
+                                 key_func=submission_key),
+            limiter.shared_limit(config["QUIZ_ADDRESS_RATE_LIMIT"], scope="quiz-address",
+                                 key_func=address_key)]
+    for endpoint in ("quizzes.answer", "quizzes.api_answers"):
+        for decorator in quiz:
+            _wrap(app, endpoint, decorator)
     app.register_error_handler(RateLimitExceeded, too_many)
     app.extensions["laip_limiter"] = limiter

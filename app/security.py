@@ -1,11 +1,21 @@
-"""Security headers on every response, with a per-request nonce for the editor's styles."""
+"""Security headers, HSTS and Secure cookies over HTTPS, and trusting a reverse proxy's headers."""
 
 from __future__ import annotations
 
 import secrets
 
-from flask import Flask, g
+from flask import Flask, current_app, g, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The signed-cookie session, with the Secure flag on whenever the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        # request.is_secure is true behind a TLS proxy too once TRUSTED_PROXIES is set.
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
 
 def csp_nonce() -> str:
@@ -36,9 +46,20 @@ def add_headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Referrer-Policy"] = "same-origin"
+    max_age = current_app.config["HSTS_MAX_AGE"]
+    if request.is_secure and max_age:
+        # Only over HTTPS: a browser ignores the header on HTTP, and a test server has no TLS.
+        response.headers["Strict-Transport-Security"] = f"max-age={max_age}"
     return response
 
 
 def init_app(app: Flask) -> None:
+    proxies = app.config["TRUSTED_PROXIES"]
+    if proxies:
+        # The client's address (rate limits), scheme (Secure cookies, HSTS) and host (CSRF
+        # referrer check, cross-origin check) come from that many proxies' X-Forwarded-* headers.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+    app.session_interface = SessionInterface()
     app.after_request(add_headers)
     app.jinja_env.globals["csp_nonce"] = csp_nonce
