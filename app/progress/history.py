@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.models import Submission
-from app.progress.diff import DiffLine, diff_lines
+from app.progress.diff import Diff, submission_diff
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Entry:
 
     submission: Submission
     previous: Submission | None
-    diff: list[DiffLine] | None
+    diff: Diff | None
 
 
 def submissions_of(learner: str | None, exercise_id: str) -> list[Submission]:
@@ -34,7 +34,7 @@ def entries(learner: str, exercise_id: str) -> list[Entry]:
     subs = submissions_of(learner, exercise_id)
     if not subs:
         return []  # zip(strict=True) below needs at least one submission
-    found = [Entry(sub, before, diff_lines(before.code, sub.code) if before else None)
+    found = [Entry(sub, before, submission_diff(before, sub) if before else None)
              for before, sub in zip([None, *subs[:-1]], subs, strict=True)]
     return list(reversed(found))
 

@@ -10,7 +10,7 @@ from app.content import exercise_catalog, lesson_catalog
 from app.i18n import current_lang
 from app.progress import bp
 from app.progress.access import readable_submission
-from app.progress.diff import diff_lines
+from app.progress.diff import submission_diff
 from app.progress.history import entries, previous_of
 from app.progress.status import by_lesson, learner_progress
 
@@ -46,7 +46,7 @@ def submission(submission_id: str) -> Response:
     found = readable_submission(submission_id)
     exercise = exercise_catalog().get(found.exercise_id)
     previous = previous_of(found)
-    diff = diff_lines(previous.code, found.code) if previous else None
+    diff = submission_diff(previous, found) if previous else None
     title = exercise.config.title.get(current_lang()) if exercise else found.exercise_id
     return _private(render_template(
         "progress/submission.html", submission=found, exercise=exercise, title=title,
