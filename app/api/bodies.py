@@ -59,18 +59,6 @@ def read_body() -> dict[str, Any]:
     return body
 
 
-def check_text(value: str, what: str) -> str:
-    """value itself, when it can be stored as text: valid Unicode, no NUL."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate such as "\ud800" from a JSON escape
-        raise BadBody(400, "not_utf8",
-                      _("%(field)s is not valid Unicode text.", field=what)) from None
-    if "\x00" in value:  # PostgreSQL text columns cannot hold NUL
-        raise BadBody(400, "nul_character", _("%(field)s contains a NUL character.", field=what))
-    return value
-
-
 def read_code(body: dict[str, Any]) -> str:
     code = body.get("code")
     if not isinstance(code, str):
