@@ -119,12 +119,14 @@ class DiffCache:
     def diff(self, before_id: str, before: str, after_id: str, after: str, *,
              max_lines: int, max_seconds: float, context: int = 3) -> Diff:
         key = (before_id, after_id)
-        a, b = before.splitlines(), after.splitlines()
         with self._lock:
             known = key in self._found
             groups = self._found.get(key)
             if known:
                 self._found.move_to_end(key)
+        if known and groups is None:
+            return Diff(too_large=True)  # without splitting 64 KB of code twice again
+        a, b = before.splitlines(), after.splitlines()
         if not known:
             groups = _groups(a, b, context, max_lines, max_seconds)
             with self._lock:
