@@ -48,6 +48,12 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
     return render_template("errors/page.html", status=429, message=message), 429
 
 
+def _not_refused(response: Response) -> bool:
+    # A submission refused by the queue cap (app.grading.admission) was never accepted:
+    # it does not use up the learner's rate limit.
+    return response.status_code != 429
+
+
 def init_app(app: Flask) -> None:
     """One limiter per app (tests build many apps); call after the blueprints are registered."""
     limiter = Limiter(
@@ -56,10 +62,11 @@ def init_app(app: Flask) -> None:
         storage_uri=app.config["RATELIMIT_STORAGE_URI"],
         headers_enabled=True,  # Retry-After tells the editor and scripts how long to wait
     )
-    _limit(app, limiter, "api.submit", app.config["SUBMISSION_RATE_LIMIT"], key_func=submission_key)
+    _limit(app, limiter, "api.submit", app.config["SUBMISSION_RATE_LIMIT"], key_func=submission_key,
+           deduct_when=_not_refused)
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
     _limit(app, limiter, "api.submit", app.config["SUBMISSION_ADDRESS_RATE_LIMIT"],
-           key_func=lambda: "submit-address:" + get_remote_address())
+           key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused)
     _limit(app, limiter, "accounts.login", app.config["LOGIN_RATE_LIMIT"], key_func=login_key,
            methods=["POST"])
     app.register_error_handler(RateLimitExceeded, too_many)
