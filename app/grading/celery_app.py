@@ -33,6 +33,13 @@ def flask_app() -> Flask:
         if injected:
             module, _, name = injected.partition(":")
             overrides["GRADE_FUNCTION"] = getattr(importlib.import_module(module), name)
+        for inherited in _flask.values():
+            # Forked from a process that had connected: leave the parent's connections alone
+            # (closing a shared PostgreSQL socket here would break the parent's session).
+            from app.extensions import db
+
+            with inherited.app_context():
+                db.engine.dispose(close=False)
         _flask.clear()
         _flask[pid] = create_app(overrides)
     return _flask[pid]
