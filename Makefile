@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test setup venv bundle db lint validate sandbox-image bench bench-docker clean
+.PHONY: run test setup venv bundle db lint validate sandbox-image web-image worker bench bench-docker bench-class clean
 
 run: setup ## serve on http://127.0.0.1:5000 with gunicorn
 	$(VENV)/bin/gunicorn --workers 1 --threads 8 --bind $(HOST):$(PORT) 'app:create_app()'
@@ -48,6 +48,18 @@ lint: venv
 validate: venv ## instructor check: every solution passes, every starter fails
 	$(PY) -m grader validate exercises
 
+# A grading worker for Celery (CELERY_BROKER_URL must be set for `make run` too, else the web
+# process grades by itself). QUEUES=gpu on GPU hosts; CONCURRENCY parallel sandboxes.
+QUEUES ?= cpu
+CONCURRENCY ?= 1
+worker: setup ## a Celery grading worker: CELERY_BROKER_URL=redis://localhost:6379/0 make worker
+	@test -n "$$CELERY_BROKER_URL" || { echo "set CELERY_BROKER_URL (e.g. redis://localhost:6379/0)"; exit 1; }
+	$(VENV)/bin/celery -A app.grading.celery_app worker -Q $(QUEUES) --concurrency $(CONCURRENCY) \
+		--without-gossip --without-mingle --loglevel info
+
+web-image: venv bundle ## the web/worker image for compose.yaml (no registry needed)
+	bash scripts/build-web-image.sh
+
 sandbox-image: venv ## the docker sandbox image (debootstrap base where no registry is reachable)
 	bash scripts/build-sandbox-image.sh
 
@@ -56,6 +68,9 @@ bench: venv ## grading speed (local sandbox) over the AMP corpus
 
 bench-docker: venv ## what the docker sandbox adds per submission, against local, in one run
 	$(PY) bench/docker_overhead.py
+
+bench-class: venv ## a class at once: in-process vs 1 and 2 Celery workers (needs redis-server)
+	$(PY) bench/class_load.py
 
 clean:
 	rm -rf $(VENV) node_modules app/static/dist build *.egg-info

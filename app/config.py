@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,27 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "600/minute",
         "QUIZ_RATE_LIMIT": env.get("QUIZ_RATE_LIMIT") or "20/minute",
         "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "300/minute",
+        **grading_queue_settings(env),
+    }
+
+
+def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
+    """Distributed grading (docs/scaling.md): Celery workers when a broker is set, and fairness caps."""
+    return {
+        # Unset: grading runs in the web process (the embedded default, no Redis needed).
+        "CELERY_BROKER_URL": env.get("CELERY_BROKER_URL") or None,
+        # gpu = "optional" exercises go to the GPU hosts' queue too when this is 1.
+        "GRADING_GPU_OPTIONAL": env.get("GRADING_GPU_OPTIONAL") == "1",
+        # Queued + running jobs one learner may have; more is refused with 429 (not rate-counted).
+        "GRADING_MAX_PENDING_PER_LEARNER": int(env.get("GRADING_MAX_PENDING_PER_LEARNER") or 2),
+        # The same for all anonymous sessions of one client address together (cookies are free).
+        "GRADING_MAX_PENDING_PER_ANON_ADDRESS": int(env.get("GRADING_MAX_PENDING_PER_ANON_ADDRESS") or 10),
+        # A running job whose heartbeat is older than this lost its worker and is graded again.
+        "GRADING_HEARTBEAT_S": float(env.get("GRADING_HEARTBEAT_S") or 5),
+        "GRADING_STALE_AFTER_S": float(env.get("GRADING_STALE_AFTER_S") or 60),
+        "GRADING_SWEEP_S": float(env.get("GRADING_SWEEP_S") or 15),
+        # Longer than the longest grading (120 s limit + 300 s GPU wait + container start).
+        "GRADING_VISIBILITY_TIMEOUT_S": int(env.get("GRADING_VISIBILITY_TIMEOUT_S") or 3600),
     }
 
 

@@ -43,6 +43,12 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Set by the worker that claimed the job: only that claim may store the result, and a
+    # heartbeat that stops (the worker died) lets another worker take the job over.
+    claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
+    anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     def to_api(self) -> dict[str, Any]:
         """The public view of a submission, as the JSON API sends it."""

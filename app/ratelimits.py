@@ -79,6 +79,12 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
     return render_template("errors/page.html", status=429, message=message), 429
 
 
+def _not_refused(response: Response) -> bool:
+    # A submission refused by the queue cap (app.grading.admission) was never accepted:
+    # it does not use up the learner's rate limit.
+    return response.status_code != 429
+
+
 def init_app(app: Flask) -> None:
     """One limiter per app (tests build many apps); call after the blueprints are registered."""
     config = app.config
@@ -89,11 +95,11 @@ def init_app(app: Flask) -> None:
         headers_enabled=True,  # Retry-After tells the editor and scripts how long to wait
     )
     _wrap(app, "api.submit", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
-                                           key_func=submission_key))
+                                           key_func=submission_key, deduct_when=_not_refused))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
     _wrap(app, "api.submit", limiter.limit(
         config["SUBMISSION_ADDRESS_RATE_LIMIT"],
-        key_func=lambda: "submit-address:" + get_remote_address()))
+        key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused))
 
     # Login: failures per address and account (short), every attempt per address (longer).
     _wrap(app, "accounts.login", limiter.limit(

@@ -15,6 +15,7 @@ from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error
 from app.extensions import db
+from app.grading import admission
 from app.grading.queue import get_queue
 from app.i18n import current_lang
 from app.models import Submission
@@ -42,8 +43,9 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
         return json_error(bad.status, bad.error, bad.message)
     submission = Submission(exercise_id=exercise.id, learner=learner_key(), code=code, lang=lang,
                             status="queued")
-    db.session.add(submission)
-    db.session.commit()
+    refused = admission.admit(submission)  # stores it unless the learner is over their cap
+    if refused is not None:
+        return refused
     try:
         get_queue(current_app).enqueue(submission.id)
     except Exception:

@@ -24,7 +24,12 @@ class GradingQueue(Protocol):
 
 
 class InProcessQueue:
-    """A pool of worker threads inside the web process (GRADER_WORKERS threads)."""
+    """A pool of worker threads inside the web process (GRADER_WORKERS threads).
+
+    Each enqueue is a token for one grading: a free thread grades the fairest queued job.
+    """
+
+    grades_in_this_process = True  # at start-up, a job marked running here has no live worker
 
     def __init__(self, app: Flask, workers: int = 1):
         self.app = app
@@ -37,13 +42,13 @@ class InProcessQueue:
         return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="grader")
 
     def enqueue(self, submission_id: str) -> None:
-        from app.grading.worker import grade_submission
+        from app.grading.worker import grade_next
 
         if self._pid != os.getpid():
             # Forked (gunicorn --preload): the parent's threads do not exist in this process,
             # and a pool that counts them as busy would never run a job.
             self._pid, self._pool = os.getpid(), self._new_pool()
-        future = self._pool.submit(grade_submission, self.app, submission_id)
+        future = self._pool.submit(grade_next, self.app, None)
         future.add_done_callback(_log_crash)
 
     def shutdown(self, wait: bool = True) -> None:
@@ -57,8 +62,15 @@ def _log_crash(future: Future[None]) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Build the configured queue (GRADING_QUEUE: a factory taking the app) and keep it."""
+    """Build the configured queue (GRADING_QUEUE: a factory taking the app) and keep it.
+
+    CELERY_BROKER_URL switches the default to Celery workers; unset, grading stays in-process.
+    """
     factory = app.config.get("GRADING_QUEUE")
+    if factory is None and app.config.get("CELERY_BROKER_URL"):
+        from app.grading.celery_queue import CeleryQueue
+
+        factory = CeleryQueue
     queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"])
     app.extensions["grading_queue"] = queue
 

@@ -1,18 +1,25 @@
-"""Grades one stored submission: claim it, call the grader, store the results document."""
+"""Grades stored submissions: pick the fairest queued job, claim it, grade it, store the result."""
 
 from __future__ import annotations
 
 import logging
+import threading
+import uuid
 from collections.abc import Callable
+from contextlib import contextmanager
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import inspect, select, update
+from sqlalchemy import func, inspect, select, update
 
 from app.extensions import db
+from app.grading.routing import queue_kind
 from app.models import Submission, utcnow
 from grader.results import error_result
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from flask import Flask
 
     from grader.loader import Exercise
@@ -20,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
+PENDING = ("queued", "running")
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 INTERNAL_MESSAGES = {
@@ -41,15 +49,19 @@ def _grade_function(app: Flask) -> GradeFunction:
     return grade_code
 
 
-def _claim(submission_id: str) -> bool:
-    """Move queued -> running in one statement, so two workers never grade the same job."""
+def _claim(submission_id: str) -> str | None:
+    """Move queued -> running in one statement, so two workers never grade the same job.
+
+    Returns the claim token: only the holder of the token may store the result.
+    """
+    token, now = str(uuid.uuid4()), utcnow()
     claimed = db.session.execute(
         update(Submission)
         .where(Submission.id == submission_id, Submission.status == "queued")
-        .values(status="running", started_at=utcnow())
+        .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token)
     )
     db.session.commit()
-    return claimed.rowcount == 1  # type: ignore[attr-defined]
+    return token if claimed.rowcount == 1 else None  # type: ignore[attr-defined]
 
 
 def _internal(exercise_id: str, messages: dict[str, str], lang: str) -> dict[str, Any]:
@@ -68,47 +80,161 @@ def _run_grader(app: Flask, exercise: Exercise | None, sub: Submission) -> dict[
         return _internal(sub.exercise_id, INTERNAL_MESSAGES, sub.lang)
 
 
-def _store(submission_id: str, doc: dict[str, Any]) -> None:
+def _store(submission_id: str, token: str, doc: dict[str, Any]) -> bool:
+    """Write the result if this claim still holds the job (a reclaimed job's old worker may not)."""
+    stored = db.session.execute(
+        update(Submission)
+        .where(Submission.id == submission_id, Submission.claimed_by == token,
+               Submission.status == "running")
+        .values(result=doc, status="done", finished_at=utcnow())
+    )
+    db.session.commit()
+    return stored.rowcount == 1  # type: ignore[attr-defined]
+
+
+@contextmanager
+def _heartbeat(app: Flask, submission_id: str, token: str) -> Iterator[None]:
+    """Touch heartbeat_at while grading, so a dead worker's job is told apart from a slow one."""
+    every = float(app.config.get("GRADING_HEARTBEAT_S", 5))
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(every):
+            try:
+                with app.app_context():
+                    db.session.execute(
+                        update(Submission)
+                        .where(Submission.id == submission_id, Submission.claimed_by == token)
+                        .values(heartbeat_at=utcnow())
+                    )
+                    db.session.commit()
+            except Exception:  # a missed beat is retried; a long outage makes the job reclaimable
+                log.warning("heartbeat failed for submission %s", submission_id, exc_info=True)
+
+    thread = threading.Thread(target=beat, name="grading-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=every + 1)
+
+
+def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     sub = db.session.get(Submission, submission_id)
     if sub is None:
         return
-    sub.result, sub.status, sub.finished_at = doc, "done", utcnow()
-    db.session.commit()
+    catalog = app.extensions["exercise_catalog"]
+    with _heartbeat(app, submission_id, token):
+        doc = _run_grader(app, catalog.get(sub.exercise_id), sub)
+    try:
+        if not _store(submission_id, token, doc):
+            log.warning("submission %s was taken over while grading; result dropped", submission_id)
+    except Exception:
+        # A result that cannot be stored (too big, database hiccup) must still end the job.
+        log.exception("could not store the result of submission %s", submission_id)
+        db.session.rollback()
+        _store(submission_id, token, _internal(sub.exercise_id, INTERNAL_MESSAGES, sub.lang))
 
 
 def grade_submission(app: Flask, submission_id: str) -> None:
-    """Run one grading job in its own app context (worker threads have none)."""
-    from app.content.exercises import ExerciseCatalog
-
+    """Grade one given submission in its own app context (worker threads have none)."""
     with app.app_context():
-        if not _claim(submission_id):
-            return  # already taken by another worker, or finished
-        sub = db.session.get(Submission, submission_id)
-        if sub is None:
-            return
-        catalog: ExerciseCatalog = app.extensions["exercise_catalog"]
-        doc = _run_grader(app, catalog.get(sub.exercise_id), sub)
-        try:
-            _store(submission_id, doc)
-        except Exception:
-            # A result that cannot be stored (too big, database hiccup) must still end the job.
-            log.exception("could not store the result of submission %s", submission_id)
-            db.session.rollback()
-            _store(submission_id, _internal(sub.exercise_id, INTERNAL_MESSAGES, sub.lang))
+        token = _claim(submission_id)
+        if token is not None:
+            _grade_claimed(app, submission_id, token)
+
+
+def fair_order(app: Flask, kind: str | None) -> list[str]:
+    """Queued submission ids, fairest first: least recently served learner, then oldest.
+
+    A learner whose job just started goes behind every learner still waiting, so one learner's
+    backlog delays another learner's next job by one grading at most.
+    """
+    queued = db.session.execute(
+        select(Submission.id, Submission.exercise_id, Submission.learner, Submission.created_at)
+        .where(Submission.status == "queued")
+    ).all()
+    if kind is not None:
+        catalog = app.extensions["exercise_catalog"]
+        queued = [row for row in queued if queue_kind(app, catalog.get(row.exercise_id)) == kind]
+    if not queued:
+        return []
+    learners = {row.learner for row in queued}
+    last_start = dict(db.session.execute(
+        select(Submission.learner, func.max(Submission.started_at))
+        .where(Submission.learner.in_([key for key in learners if key is not None]))
+        .group_by(Submission.learner)
+    ).all())
+    running = dict(db.session.execute(
+        select(Submission.learner, func.count())
+        .where(Submission.status == "running", Submission.learner.in_(
+            [key for key in learners if key is not None]))
+        .group_by(Submission.learner)
+    ).all())
+
+    def rank(row: Any) -> tuple[int, float, float]:
+        started = last_start.get(row.learner)
+        return (running.get(row.learner, 0), started.timestamp() if started else 0.0,
+                row.created_at.timestamp())
+
+    return [row.id for row in sorted(queued, key=rank)]
+
+
+def grade_next(app: Flask, kind: str | None = None) -> str | None:
+    """Claim and grade the fairest queued job of this kind (None: any); returns its id.
+
+    Every enqueued message is a token for one grading, not for one id: whichever job is
+    fairest when a worker is free gets graded, and a duplicate token finds nothing to do.
+    """
+    with app.app_context():
+        for submission_id in fair_order(app, kind)[:20]:
+            token = _claim(submission_id)
+            if token is not None:  # else another worker won it; try the next one
+                _grade_claimed(app, submission_id, token)
+                return submission_id
+    return None
+
+
+def reclaim_stale(app: Flask) -> list[str]:
+    """Put running jobs whose heartbeat stopped (their worker died) back in the queue."""
+    cutoff = utcnow() - timedelta(seconds=float(app.config.get("GRADING_STALE_AFTER_S", 60)))
+    with app.app_context():
+        stale = list(db.session.scalars(
+            select(Submission.id).where(Submission.status == "running",
+                                        Submission.heartbeat_at < cutoff)
+        ))
+        for submission_id in stale:
+            db.session.execute(
+                update(Submission)
+                .where(Submission.id == submission_id, Submission.status == "running",
+                       Submission.heartbeat_at < cutoff)
+                .values(status="queued", claimed_by=None)
+            )
+        db.session.commit()
+    if stale:
+        log.warning("reclaimed %d job(s) whose worker stopped: %s", len(stale), stale)
+    return stale
 
 
 def recover_unfinished(app: Flask) -> list[str]:
     """Re-enqueue what a stopped server left queued or running; returns the ids."""
     from app.grading.queue import get_queue
 
+    queue = get_queue(app)
+    recover = getattr(queue, "recover", None)
+    if recover is not None:
+        return recover()  # a distributed queue: its workers reclaim and re-enqueue themselves
     with app.app_context():
         if not inspect(db.engine).has_table(Submission.__tablename__):
             return []  # a fresh database before `flask db upgrade`
-        # A job marked running when the server starts has no live worker any more.
-        db.session.execute(
-            update(Submission).where(Submission.status == "running").values(status="queued")
-        )
-        db.session.commit()
+        if getattr(queue, "grades_in_this_process", False):
+            # In-process grading: a job marked running when the server starts has no live worker.
+            db.session.execute(
+                update(Submission).where(Submission.status == "running")
+                .values(status="queued", claimed_by=None)
+            )
+            db.session.commit()
         ids = list(
             db.session.scalars(
                 select(Submission.id)
@@ -116,7 +242,6 @@ def recover_unfinished(app: Flask) -> list[str]:
                 .order_by(Submission.created_at)
             )
         )
-    queue = get_queue(app)
     for submission_id in ids:
         queue.enqueue(submission_id)
     if ids:

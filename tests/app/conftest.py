@@ -64,6 +64,10 @@ def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: st
             "GRADE_FUNCTION": keyword_grader,
             "GRADER_SANDBOX": "local",
             "BABEL_TRANSLATION_DIRECTORIES": compiled_translations,
+            # The queue caps (app.grading.admission) are tested on their own; elsewhere tests
+            # send bursts faster than the stand-in grader ends them.
+            "GRADING_MAX_PENDING_PER_LEARNER": 1000,
+            "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 1000,
             **overrides,
         }
         app = create_app(config)

@@ -1,0 +1,77 @@
+"""The web side of Celery grading: publish one token per stored submission to its queue."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from celery import Celery
+
+from app.extensions import db
+from app.grading.routing import QUEUES, queue_kind
+from app.models import Submission
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+log = logging.getLogger(__name__)
+
+TASK = "grading.grade"
+# A publish that cannot reach Redis fails within about a second: the request answers 503
+# and the submission is not kept, rather than hanging the learner's request.
+PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}
+
+
+def make_celery(config: dict[str, Any]) -> Celery:
+    """A Celery app whose settings make a lost worker's job come back instead of vanishing."""
+    celery = Celery("learnai", broker=config["CELERY_BROKER_URL"])
+    celery.conf.update(
+        task_acks_late=True,  # acknowledged after grading, so a worker's death re-delivers it
+        task_reject_on_worker_lost=True,  # a killed pool process puts its message back at once
+        worker_prefetch_multiplier=1,  # a busy worker does not sit on tokens others could run
+        task_ignore_result=True,  # results live in the platform's database
+        task_serializer="json",
+        accept_content=["json"],
+        task_default_queue="cpu",
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={
+            # Longer than any grading (time limit, GPU wait, container start): a message is only
+            # handed out again when its worker is gone, never while it is still being graded.
+            "visibility_timeout": config["GRADING_VISIBILITY_TIMEOUT_S"],
+            "socket_connect_timeout": 3,
+        },
+    )
+    return celery
+
+
+class CeleryQueue:
+    """Publishes grading tokens to Redis; `celery -A app.grading.celery_app worker` grades them."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.celery = make_celery(app.config)
+
+    def publish(self, kind: str, submission_id: str = "") -> None:
+        self.celery.send_task(TASK, args=[submission_id, kind], queue=kind, retry=True,
+                              retry_policy=PUBLISH_RETRY)
+
+    def enqueue(self, submission_id: str) -> None:
+        sub = db.session.get(Submission, submission_id)
+        exercise = self.app.extensions["exercise_catalog"].get(sub.exercise_id) if sub else None
+        self.publish(queue_kind(self.app, exercise), submission_id)
+
+    def recover(self) -> list[str]:
+        """The workers reclaim and re-enqueue (app.grading.maintenance); a web start does not."""
+        return []
+
+    def backlog(self, kind: str) -> int:
+        """Tokens waiting in Redis for this queue (kombu keeps a queue as a Redis list)."""
+        with self.celery.connection_for_write() as connection:
+            client = connection.default_channel.client
+            return int(client.llen(kind))
+
+    def shutdown(self, wait: bool = True) -> None:
+        self.celery.close()
+
+
+__all__ = ["QUEUES", "TASK", "CeleryQueue", "make_celery"]

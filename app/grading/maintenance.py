@@ -1,0 +1,69 @@
+"""Worker upkeep: take over jobs whose worker died, and re-publish tokens Redis lost."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from app.extensions import db
+from app.grading.routing import QUEUES, queue_kind
+from app.grading.worker import reclaim_stale
+from app.models import Submission
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from app.grading.celery_queue import CeleryQueue
+
+log = logging.getLogger(__name__)
+
+
+def queued_by_kind(app: Flask) -> dict[str, int]:
+    counts = dict.fromkeys(QUEUES, 0)
+    catalog = app.extensions["exercise_catalog"]
+    with app.app_context():
+        for exercise_id in db.session.scalars(
+            select(Submission.exercise_id).where(Submission.status == "queued")
+        ):
+            counts[queue_kind(app, catalog.get(exercise_id))] += 1
+    return counts
+
+
+def sweep(app: Flask, queue: CeleryQueue) -> int:
+    """One pass; returns the tokens published.
+
+    A queued job needs a token in Redis. Tokens are lost when Redis restarts without its data,
+    when the web process dies between storing and publishing, or when a job is reclaimed; a
+    surplus token costs one empty look at the database, so topping up to the queued count is safe.
+    """
+    for submission_id in reclaim_stale(app):
+        log.info("submission %s goes back to the queue", submission_id)
+    published = 0
+    for kind, queued in queued_by_kind(app).items():
+        missing = queued - queue.backlog(kind)
+        for _ in range(max(0, missing)):
+            queue.publish(kind)
+            published += 1
+    if published:
+        log.warning("re-published %d grading token(s) for queued jobs", published)
+    return published
+
+
+def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
+    """Sweep at start (recovery of what was left queued) and then every GRADING_SWEEP_S."""
+    every = float(app.config["GRADING_SWEEP_S"])
+
+    def loop() -> None:
+        while True:
+            try:
+                sweep(app, queue)
+            except Exception:  # Redis or the database away for a moment: try again next round
+                log.warning("grading sweep failed", exc_info=True)
+            threading.Event().wait(every)
+
+    thread = threading.Thread(target=loop, name="grading-sweep", daemon=True)
+    thread.start()
+    return thread

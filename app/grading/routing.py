@@ -1,0 +1,20 @@
+"""Which grading queue an exercise's jobs go to: "gpu" (GPU hosts only) or "cpu"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from grader.loader import Exercise
+
+QUEUES = ("cpu", "gpu")
+
+
+def queue_kind(app: Flask, exercise: Exercise | None) -> str:
+    """gpu = "required" always goes to GPU hosts; "optional" only when GRADING_GPU_OPTIONAL is on."""
+    wanted = exercise.config.gpu if exercise is not None else "no"
+    if wanted == "required" or (wanted == "optional" and app.config.get("GRADING_GPU_OPTIONAL")):
+        return "gpu"
+    return "cpu"

@@ -1,0 +1,156 @@
+"""A class at once: in-process grading vs 1 and 2 Celery workers, with one learner flooding.
+
+    PYTHONPATH=$PWD .venv/bin/python bench/class_load.py [--seconds 40] [--honest 8]
+
+For each setup: a real redis-server and real `celery worker` processes (ports 6000-6099), the
+web app served over HTTP, HONEST learners who submit correct code, wait for the result, think
+a second and submit again, one ABUSER who submits sleepers as fast as the caps let them, and a
+reader who loads a lesson page every 0.2 s. Grading is the stand-in of tests/celery (a sleep of
+--grade-s per honest job, --abuse-s per sleeper), so the figures measure the queue, not the
+sandbox. Prints throughput, honest submit->result p50/p95, lesson page p95 and lost/duplicated jobs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests" / "celery")]
+
+from conftest import Learner, Stack, Workers, code, wait_until  # noqa: E402  (tests/celery helpers)
+from web_content import LESSONS  # noqa: E402
+
+
+def p(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float | str]:
+    tmp = Path(tempfile.mkdtemp(prefix=f"class-{setup}-"))
+    stack = Stack(tmp)
+    stack.redis.start()
+    os.environ.update(GRADING_TEST_LOG=str(stack.grade_log), WORKER_NAME="web")
+    workers = Workers(stack.env(), tmp)
+    try:
+        if workers_n:
+            base = stack.serve()
+            for index in range(workers_n):
+                workers.start(f"w{index + 1}")
+        else:
+            import celery_fakes
+
+            base = stack.serve(CELERY_BROKER_URL=None, GRADE_FUNCTION=celery_fakes.grade, GRADER_WORKERS=1)
+        lesson = f"/lessons/{LESSONS[0][0]:02d}-{LESSONS[0][1]}/"
+        assert Learner(base).opener.open(base + lesson).status == 200
+        stop = threading.Event()
+        accepted: list[str] = []
+        latencies: list[float] = []
+        pages: list[float] = []
+        refused = Counter()
+
+        def honest() -> None:
+            me = Learner(base)
+            while not stop.is_set():
+                t0 = time.monotonic()
+                status, body = me.submit(code(uuid.uuid4().hex, sleep=args.grade_s))
+                if status != 202:
+                    refused[body.get("error")] += 1
+                    time.sleep(1)
+                    continue
+                accepted.append(body["id"])
+                me.result(body["id"], timeout=600)
+                latencies.append(time.monotonic() - t0)
+                stop.wait(1.0)
+
+        def abuser() -> None:
+            me = Learner(base)
+            while not stop.is_set():
+                status, body = me.submit(code(uuid.uuid4().hex, sleep=args.abuse_s))
+                if status == 202:
+                    accepted.append(body["id"])
+                else:
+                    refused[body.get("error")] += 1
+                    stop.wait(0.2)
+
+        def reader() -> None:
+            me = Learner(base)
+            while not stop.is_set():
+                t0 = time.monotonic()
+                me.opener.open(base + lesson).read()
+                pages.append(time.monotonic() - t0)
+                stop.wait(0.2)
+
+        threads = [threading.Thread(target=honest) for _ in range(args.honest)]
+        threads += [threading.Thread(target=abuser), threading.Thread(target=reader)]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        time.sleep(args.seconds)
+        done_in_window = sum(1 for e in stack.grade_events() if e[0] == "done")
+        window = time.monotonic() - started
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+        def drained() -> bool:
+            return all(row.status == "done" for row in stack.rows())
+
+        try:
+            wait_until(drained, 300, "the queue to drain", every=0.5)
+        except AssertionError:
+            pass
+        rows = {row.id: row for row in stack.rows()}
+        graded = Counter(marker for event, marker, _ in stack.grade_events() if event == "done")
+        return {
+            "setup": setup,
+            "gradings/min": round(done_in_window / window * 60, 1),
+            "honest p50 s": round(statistics.median(latencies), 2) if latencies else float("nan"),
+            "honest p95 s": round(p(latencies, 0.95), 2),
+            "honest results": len(latencies),
+            "lesson p95 ms": round(p(pages, 0.95) * 1000, 1),
+            "accepted": len(accepted),
+            "lost": sum(1 for sid in accepted if rows.get(sid) is None or rows[sid].status != "done"),
+            "duplicated": sum(1 for n in graded.values() if n > 1),
+            "refused (cap)": refused.get("too_many_pending", 0),
+        }
+    finally:
+        workers.stop_all()
+        if stack.server is not None:
+            stack.server.shutdown()
+            stack.app.extensions["grading_queue"].shutdown(wait=False)
+        stack.redis.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=40)
+    parser.add_argument("--honest", type=int, default=8)
+    parser.add_argument("--grade-s", type=float, default=0.5, help="one honest grading")
+    parser.add_argument("--abuse-s", type=float, default=3.0, help="one sleeper's grading")
+    args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request drowns the table
+    results = [run("in-process (1 thread)", 0, args), run("celery, 1 worker", 1, args),
+               run("celery, 2 workers", 2, args)]
+    keys = list(results[0])
+    width = max(len(str(r[k])) for r in results for k in keys) + 2
+    print(f"{args.honest} honest learners + 1 abuser for {args.seconds:.0f} s; "
+          f"grading {args.grade_s} s (honest), {args.abuse_s} s (abuser)")
+    for key in keys:
+        print(f"{key:>16}: " + "".join(f"{str(r[key]):>{max(width, 24)}}" for r in results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""Grading on real Celery workers over a real Redis: every job once, lost workers, lost Redis, fairness."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from conftest import Learner, code, wait_until
+
+pytestmark = pytest.mark.slow
+
+
+def test_200_submissions_from_50_clients_are_each_graded_exactly_once(stack):
+    web, workers = stack
+    base = web.serve(GRADING_MAX_PENDING_PER_LEARNER=4)
+    workers.start("w1", concurrency=2)
+    workers.start("w2", concurrency=2)
+
+    def one_client(_: int) -> list[tuple[str, str, dict]]:
+        learner = Learner(base)
+        sent = []
+        for _ in range(4):
+            marker = uuid.uuid4().hex
+            status, body = learner.submit(code(marker))
+            assert status == 202, body
+            sent.append((marker, body["id"]))
+        return [(marker, sid, learner.result(sid, timeout=120)) for marker, sid in sent]
+
+    with ThreadPoolExecutor(50) as pool:
+        results = [item for batch in pool.map(one_client, range(50)) for item in batch]
+
+    assert len(results) == 200 and len({sid for _, sid, _ in results}) == 200
+    assert all(body["result"]["status"] == "pass" for _, _, body in results)
+    graded = Counter(marker for event, marker, _ in web.grade_events() if event == "done")
+    assert set(graded) == {marker for marker, _, _ in results}
+    assert set(graded.values()) == {1}, "some job was graded twice"
+    assert {row.status for row in web.rows()} == {"done"}
+    by_worker = Counter(event[2] for event in web.grade_events() if event[0] == "done")
+    assert set(by_worker) == {"w1", "w2"}  # both hosts took part
+
+
+def test_a_job_on_a_killed_worker_is_graded_by_the_other_one_and_seen_once(stack):
+    web, workers = stack
+    base = web.serve()
+    workers.start("w1")
+    workers.start("w2")
+    learner = Learner(base)
+    marker = uuid.uuid4().hex
+    status, body = learner.submit(code(marker, sleep=60))
+    assert status == 202
+    started = wait_until(lambda: [e for e in web.grade_events() if e[:2] == ("start", marker)], 30,
+                         "the job to start")
+    victim = started[0][2]
+    workers.kill(victim)  # kill -9 of the whole worker (parent and pool) mid-job
+
+    result = learner.result(body["id"], timeout=60)
+    survivor = ({"w1", "w2"} - {victim}).pop()
+    assert result["result"]["status"] == "pass"
+    assert result["result"]["output"] == f"graded by {survivor}"
+    events = [e for e in web.grade_events() if e[1] == marker]
+    assert [e[0] for e in events] == ["start", "start", "done"]  # the killed one never finished
+    assert events[-1][2] == survivor
+    rows = [row for row in web.rows() if row.id == body["id"]]
+    assert len(rows) == 1 and rows[0].status == "done"
+
+
+def test_no_accepted_submission_is_lost_when_redis_restarts(stack):
+    web, workers = stack
+    base = web.serve(GRADING_MAX_PENDING_PER_LEARNER=10)
+    workers.start("w1")
+    learner = Learner(base)
+    accepted = []
+    for _ in range(8):
+        status, body = learner.submit(code(uuid.uuid4().hex, sleep=0.3))
+        assert status == 202
+        accepted.append(body["id"])
+    wait_until(lambda: any(e[0] == "done" for e in web.grade_events()), 30, "a first grading")
+
+    web.redis.kill()  # every message still waiting in Redis is gone with it
+    status, body = learner.submit(code(uuid.uuid4().hex))
+    assert status == 503 and body["error"] == "queue_unavailable"  # refused, not half-accepted
+    web.redis.start()
+    for _ in range(2):
+        status, body = wait_until(lambda: (r := learner.submit(code(uuid.uuid4().hex)))[0] == 202 and r,
+                                  30, "submissions to be accepted again", every=0.5)
+        accepted.append(body["id"])
+
+    for submission_id in accepted:
+        assert learner.result(submission_id, timeout=90)["result"]["status"] == "pass"
+    graded = Counter(marker for event, marker, _ in web.grade_events() if event == "done")
+    assert len(graded) == len(accepted) + 0 and set(graded.values()) == {1}
+    assert len([row for row in web.rows()]) == len(accepted)  # the refused one was not kept
+
+
+def test_a_flooding_learner_delays_others_by_one_grading_at_most(stack):
+    web, workers = stack
+    base = web.serve(GRADING_MAX_PENDING_PER_LEARNER=8)
+    workers.start("w1")
+    abuser = Learner(base)
+    flood = []
+    for _ in range(8):
+        status, body = abuser.submit(code(uuid.uuid4().hex, sleep=1.0))
+        assert status == 202
+        flood.append(body["id"])
+    # Honest learners arrive while the first sleeper runs.
+    wait_until(lambda: any(e[0] == "start" for e in web.grade_events()), 30, "the flood to start")
+    honest = [Learner(base) for _ in range(3)]
+    sent = [(learner, learner.submit(code(uuid.uuid4().hex))[1]["id"]) for learner in honest]
+    for learner, submission_id in sent:
+        assert learner.result(submission_id, timeout=60)["result"]["status"] == "pass"
+
+    rows = {row.id: row for row in web.rows()}
+    flood_starts = [rows[sid].started_at for sid in flood if rows[sid].started_at is not None]
+    for _, submission_id in sent:
+        mine = rows[submission_id]
+        jumped = [t for t in flood_starts if mine.created_at < t < mine.started_at]
+        # At most the one flood job that a free worker was already picking when this one arrived.
+        assert len(jumped) <= 1, (mine.created_at, mine.started_at, sorted(flood_starts))
+    assert sum(1 for row in rows.values() if row.status != "done") > 0  # the flood still waits behind them
+
+
+def test_real_code_is_graded_by_the_real_grader_through_celery(stack, exercises_dir):
+    web, workers = stack
+    web.exercises = exercises_dir
+    base = web.serve(EXERCISES_DIR=str(exercises_dir))
+    env = {"EXERCISES_DIR": str(exercises_dir), "GRADING_TEST_GRADE_FUNCTION": ""}
+    workers.start("real", extra=env)
+    learner = Learner(base)
+    solution = (exercises_dir / "tensors-broadcast" / "solution.py").read_text()
+    status, body = learner.request("POST", "/api/exercises/tensors-broadcast/submissions", {"code": solution})
+    assert status == 202, body
+    result = learner.result(body["id"], timeout=180)["result"]
+    assert result["status"] == "pass", result
