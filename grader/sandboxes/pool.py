@@ -122,7 +122,8 @@ class WarmPool:
             try:
                 member = self._spawn()
             except Exception as exc:  # noqa: BLE001 -- no warm sandbox: jobs start cold meanwhile
-                log.warning("warm pool %s could not start a sandbox: %s", self.name, exc)
+                if not self._closed:  # (a start cut short by close() is no news)
+                    log.warning("warm pool %s could not start a sandbox: %s", self.name, exc)
             with self._changed:
                 self._starting -= 1
                 added = member is not None and not self._closed
