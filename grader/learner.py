@@ -146,7 +146,8 @@ class Learner:
                 pass
 
     def _kill(self) -> None:
-        assert self._process is not None
+        if self._process is None:  # never started
+            return
         try:  # the whole session: learner code may have forked
             os.killpg(self._process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

@@ -184,6 +184,7 @@ class DockerSandbox:
             if member is None and mode == "run":
                 member = DockerMember(client, limits, start=False)
             if member is not None:
+                member.busy()
                 container = member.container
                 order = {"exercise": f"{GRADING_DIR}/exercises/{job.exercise.path.name}",
                          "submission": f"{GRADING_DIR}/submission.py", "results": RESULTS_PATH,

@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from grader.sandboxes.docker_settings import container_kwargs, wall_limit_s
-from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
+from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 from grader.schema import MAX_TIME_S, Limits
 
 READY_TIMEOUT_S = 180.0  # container start, torch and pytest imports on a very busy host
@@ -53,6 +53,10 @@ class DockerMember:
         self.discard()
         raise RuntimeError(f"warm container did not get ready: {tail[-1000:]}")
 
+    def busy(self) -> None:
+        """Mark this member as given a job: no longer idle."""
+        _busy.add(self)
+
     def alive(self) -> bool:
         import docker.errors
 
@@ -72,14 +76,24 @@ class DockerMember:
         finally:
             with _live_lock:
                 _live.discard(self)
+            _busy.discard(self)
 
 
 _live: set[DockerMember] = set()  # containers of this process's pools not yet removed
 _live_lock = threading.Lock()
+_busy: set[DockerMember] = set()  # members given a job (until discarded)
+
+
+def idle_container_ids() -> set[str]:
+    """Containers of this process's pools that are waiting (or starting), not grading."""
+    busy = _busy.copy()
+    with _live_lock:
+        return {m.container.id for m in _live if m not in busy}
 
 
 def discard_all() -> None:
     """Remove every warm container this process made that is still there (at exit)."""
+    close_all()  # first stop the pools refilling, so nothing new starts behind us
     with _live_lock:
         members = list(_live)
     for member in members:
@@ -93,6 +107,7 @@ def _forget_after_fork() -> None:
     global _live_lock
     _live_lock = threading.Lock()
     _live.clear()
+    _busy.clear()
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)

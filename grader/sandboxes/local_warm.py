@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.sandboxes.base import Job
-from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
+from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 
 MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
@@ -144,6 +144,7 @@ _live_lock = threading.Lock()
 
 def discard_all() -> None:
     """End every warm local sandbox of this process, idle, starting or busy (at exit)."""
+    close_all()  # first stop the pools refilling, so nothing new starts behind us
     with _live_lock:
         members = list(_live)
     for member in members:
