@@ -1,4 +1,4 @@
-"""The one function the web app calls: grade code for an exercise, get a results document."""
+"""The functions the web app calls: grade code for an exercise, or just run it; never raised at."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from grader.loader import Exercise
 from grader.messages import run_error
 from grader.results import error_result
 from grader.sandboxes import Job, get_sandbox
+from grader.sandboxes.base import internal_run
 
 
 def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
@@ -20,3 +21,31 @@ def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
         detail = f"{type(exc).__name__}: {exc}"
         return error_result(exercise.id, "internal",
                             run_error("internal", lang, detail=detail)).to_dict()
+
+
+def run_code(exercise: Exercise, code: str, *, lang: str = "en",
+             sandbox: str | None = None) -> dict[str, Any]:
+    """Run `code`'s top level in the exercise's sandbox and limits, without tests or a grade.
+
+    Returns {status: "ok"|"error", output (capped like grading's), error: {kind, message,
+    line, traceback} or None, duration_s}; kinds are the whole-run error kinds of grading.
+    """
+    try:
+        backend = get_sandbox(sandbox)
+        return backend.execute(Job(exercise=exercise, code=code, lang=lang))
+    except Exception as exc:  # noqa: BLE001 -- same promise as grade_code
+        return internal_run(run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))
+
+
+def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
+    """Start this process's warm pool now (e.g. in a worker's process-init hook).
+
+    Without it the pool starts with the first job, which is then graded cold. Returns
+    whether the pool was full within `wait_s` seconds (0: do not wait).
+    """
+    backend = get_sandbox(sandbox)
+    pool = backend.warm_pool() if hasattr(backend, "warm_pool") else None
+    if pool is None:
+        return False
+    pool.start()
+    return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size

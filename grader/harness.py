@@ -8,6 +8,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,15 +36,54 @@ def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
     try:
         learner.start()
         _prepare_torch()  # while the runner starts up in parallel
+        return grade_with(exercise, learner, lang, started)
+    finally:
+        if own_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) -> Results:
+    """Grade with a started learner (cold, or warm and waiting), then close it."""
+    try:
         results = _grade(exercise, learner, lang)
     finally:
         learner.close()
-        if own_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
     results.output = learner.output[: exercise.config.limits.output_kb * 1024 + 200]
     results.advice = [localize(item, lang) for item in learner.advice]
     results.duration_s = round(time.monotonic() - started, 3)
     return results
+
+
+def run_with(exercise: Exercise, learner: Learner, lang: str, started: float) -> dict[str, Any]:
+    """Run without grading: the submission's top level only; a run document, never raised."""
+    error: dict[str, Any] | None = None
+    try:
+        if not learner.load():
+            failure = learner.load_error or {}
+            kind = failure.get("kind")
+            kind = "syntax" if kind == "syntax" else "internal" if kind == "internal" else "runtime"
+            if failure.get("type") == "MemoryError":
+                kind = "memory"
+            error = {"kind": kind, "message": _run_message(exercise, kind, failure, lang),
+                     "line": failure.get("line"), "traceback": failure.get("traceback", "")}
+    except LearnerFatal as fatal:
+        result = _fatal_result(exercise, fatal, lang)
+        error = {"kind": fatal.kind, "message": result.message, "line": fatal.line,
+                 "traceback": ""}
+    finally:
+        learner.close()
+    return {"status": "ok" if error is None else "error",
+            "output": learner.output[: exercise.config.limits.output_kb * 1024 + 200],
+            "error": error, "duration_s": round(time.monotonic() - started, 3)}
+
+
+def _run_message(exercise: Exercise, kind: str, failure: dict[str, Any], lang: str) -> str:
+    if kind == "memory":
+        return run_error("memory", lang, limit=str(exercise.config.limits.memory_mb))
+    detail = failure.get("message", "") if kind in ("syntax", "internal") else failure.get("type", "")
+    if kind == "runtime" and failure.get("message"):
+        detail = f"{detail}: {failure['message']}"
+    return run_error(kind, lang, detail=detail, line=failure.get("line"))
 
 
 def _prepare_torch() -> None:

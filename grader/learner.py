@@ -44,8 +44,8 @@ class Learner:
 
     def __init__(self, submission: Path, limits: Limits, *, workdir: Path,
                  runner_user: str | None = None, preload: str = "torch"):
-        self.submission = Path(submission)
-        self.source = self.submission.read_text(encoding="utf-8")
+        self.submission = Path(submission)  # may not exist yet: a warm runner waits for it
+        self._source: str | None = None
         self.limits = limits
         self.workdir = workdir
         self.runner_user = runner_user
@@ -57,16 +57,24 @@ class Learner:
         self._output_total = 0
         self._flooded = False
         self._deadline = 0.0
+        self._clock_started = False
         self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def source(self) -> str:
+        if self._source is None:
+            self._source = self.submission.read_text(encoding="utf-8")
+        return self._source
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
+        # Limits travel with the load request: a warm runner is started before its job's
+        # exercise (and so its limits) is known; none of them binds before learner code runs.
         command = [sys.executable, "-m", "grader.runner", str(self.submission),
                    "--fd-in", str(to_child_r), "--fd-out", str(from_child_w),
-                   "--memory-mb", str(self.limits.memory_mb),
-                   "--processes", str(self.limits.processes), "--preload", self.preload]
+                   "--preload", self.preload]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.workdir),
                "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
                # One thread keeps torch start-up fast and inside the process limit.
@@ -99,12 +107,21 @@ class Learner:
         # The runner's own uid must reach its working directory (sticky, like /tmp) and
         # read its code; it gets its own group and no supplementary ones, never ours.
         os.chmod(self.workdir, 0o1777)  # noqa: S103 -- sticky; the harness keeps nothing here
-        os.chmod(self.submission, 0o644)
+        if self.submission.exists():
+            os.chmod(self.submission, 0o644)
         return {"user": ids[0], "group": ids[1], "extra_groups": []}
+
+    def assign(self, limits: Limits) -> None:
+        """Give a warm learner its job's limits (the submission file is in place by now)."""
+        self.limits = limits
+        self._source = None
+        if self.runner_user is not None and self.submission.exists():
+            os.chmod(self.submission, 0o644)
 
     def load(self) -> bool:
         """Import the submission; False (with load_error set) when it does not import."""
-        reply = self._request({"op": "load"})
+        reply = self._request({"op": "load", "limits": {
+            "memory_mb": self.limits.memory_mb, "processes": self.limits.processes}})
         if not reply.get("ok"):
             self.load_error = reply.get("error", {})
             return False
@@ -129,7 +146,8 @@ class Learner:
                 pass
 
     def _kill(self) -> None:
-        assert self._process is not None
+        if self._process is None:  # never started
+            return
         try:  # the whole session: learner code may have forked
             os.killpg(self._process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -176,6 +194,10 @@ class Learner:
                                           error.get("line"))
                 self._kill()
                 raise self.fatal
+            if error.get("kind") == "resources":  # threads/processes used up: name it
+                self.fatal = LearnerFatal("runtime", error.get("message", "too many threads"))
+                self._kill()
+                raise self.fatal
             raise LearnerError(error)
         return protocol.decode(reply.get("value"))
 
@@ -188,7 +210,11 @@ class Learner:
         if hello != {"ready": True}:
             raise LearnerFatal("runtime", "the program wrote to the grader's channel")
         self._ready = True
-        self._deadline = time.monotonic() + self.limits.time_s
+
+    def wait_ready(self) -> None:
+        """Block until the runner has imported what it preloads (a warm sandbox does this idle)."""
+        if not self._ready:
+            self._wait_until_ready()
 
     def _request(self, message: dict[str, Any]) -> dict[str, Any]:
         if self.fatal is not None:
@@ -196,6 +222,9 @@ class Learner:
         try:
             if not self._ready:
                 self._wait_until_ready()
+            if not self._clock_started:  # the learner's clock starts with the job's first request
+                self._clock_started = True
+                self._deadline = time.monotonic() + self.limits.time_s
             protocol.write_message(self._to_child, message)
             return self._await_reply()
         except LearnerFatal as fatal:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import importlib
 import linecache
 import os
+import pkgutil
 import resource
 import sys
+import threading
 import types
 from typing import Any
 
@@ -24,14 +28,67 @@ def apply_limits(memory_mb: int, file_mb: int, processes: int) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
 
 
+# Python threads the learner starts get this much stack, not glibc's 8 MiB: with the default,
+# a thread explosion used up the address-space limit before the process limit, and then
+# the runner itself could not map a library or allocate a reply (issue 15).
+THREAD_STACK_BYTES = 1 << 20
+RESOURCE_HINT = ("the program started too many threads or processes ({threads} threads "
+                 "running; limit {limit}), so the grader could not continue")
+
+
+def thread_count() -> int:
+    """Threads of this process right now, C ones included (what the kernel counts)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return threading.active_count()
+
+
+def is_exhaustion(exc: BaseException) -> bool:
+    """Whether an exception means "out of threads, processes or address space"."""
+    if isinstance(exc, MemoryError):
+        return True
+    if isinstance(exc, OSError) and exc.errno in (errno.EAGAIN, errno.ENOMEM):
+        return True
+    text = str(exc)
+    return "can't start new thread" in text or "failed to map segment" in text
+
+
+def preload_platform() -> None:
+    """Load everything the runner's own side needs before learner code can exhaust anything.
+
+    Scenarios, the tensor codec (safetensors' native library) and the protocol are all in
+    memory before the submission runs; a learner who then uses up threads, processes or
+    address space cannot make the platform's channel fail to load (issue 15).
+    """
+    from grader import scenarios
+
+    if "torch" in sys.modules:
+        import safetensors.torch  # noqa: F401 -- maps _safetensors_rust now, not mid-grading
+
+        # Every scenario module (they import torch and the AMP tracer).
+        for info in pkgutil.iter_modules(scenarios.__path__):
+            importlib.import_module(f"{scenarios.__name__}.{info.name}")
+        protocol.decode(protocol.encode(sys.modules["torch"].zeros(1)))  # warm the codec
+    threading.stack_size(THREAD_STACK_BYTES)
+
+
 class Runner:
     """Holds the learner's module and serves requests until told to exit."""
 
-    def __init__(self, submission_path: str):
+    def __init__(self, submission_path: str, processes: int = 256):
         self.submission_path = submission_path
+        self.processes = processes
         self.module: types.ModuleType | None = None
 
-    def load(self) -> dict[str, Any]:
+    def load(self, request: dict[str, Any]) -> dict[str, Any]:
+        limits = request.get("limits") or {}
+        self.processes = int(limits.get("processes", self.processes))
+        apply_limits(int(limits.get("memory_mb", 2048)), 16, self.processes)
         try:
             with open(self.submission_path, encoding="utf-8") as handle:
                 source = handle.read()
@@ -82,6 +139,18 @@ class Runner:
         except (TypeError, ValueError) as exc:
             return {"ok": False, "error": {"kind": "unsendable", "type": type(exc).__name__,
                                            "message": str(exc), "line": None, "traceback": ""}}
+        except BaseException as exc:  # noqa: BLE001 -- our own side ran out of something
+            return self.exhausted(exc)
+
+    def exhausted(self, exc: BaseException) -> dict[str, Any]:
+        """The reply when the runner's own work failed: name the cause when it is exhaustion."""
+        if not is_exhaustion(exc):
+            return {"ok": False, "error": {"kind": "internal", "type": type(exc).__name__,
+                                           "message": f"runner: {exc}", "line": None,
+                                           "traceback": ""}}
+        message = RESOURCE_HINT.format(threads=thread_count(), limit=self.processes)
+        return {"ok": False, "error": {"kind": "resources", "type": type(exc).__name__,
+                                       "message": message, "line": None, "traceback": ""}}
 
     def serve(self, fd_in: int, fd_out: int) -> None:
         while True:
@@ -92,7 +161,7 @@ class Runner:
             op = request.get("op")
             if op == "exit":
                 return
-            handler = {"load": lambda _r: self.load(), "call": self.call,
+            handler = {"load": self.load, "call": self.call,
                        "scenario": self.scenario}.get(op)
             if handler is None:
                 reply: dict[str, Any] = {"ok": False, "error": {"kind": "protocol",
@@ -100,9 +169,15 @@ class Runner:
             elif op != "load" and self.module is None:
                 reply = {"ok": False, "error": {"kind": "protocol", "message": "not loaded"}}
             else:
-                reply = handler(request)
-            sys.stdout.flush()
-            sys.stderr.flush()
+                try:
+                    reply = handler(request)
+                except BaseException as exc:  # noqa: BLE001 -- decoding args, finding a scenario
+                    reply = self.exhausted(exc)
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except BaseException:  # noqa: BLE001, S110 -- the learner may have closed them
+                pass
             protocol.write_message(fd_out, reply)
 
 
@@ -111,12 +186,8 @@ def main() -> None:
     parser.add_argument("submission")
     parser.add_argument("--fd-in", type=int, required=True)
     parser.add_argument("--fd-out", type=int, required=True)
-    parser.add_argument("--memory-mb", type=int, default=2048)
-    parser.add_argument("--file-mb", type=int, default=16)
-    parser.add_argument("--processes", type=int, default=256)
     parser.add_argument("--preload", default="torch", help="modules to import before learner code")
     options = parser.parse_args()
-    apply_limits(options.memory_mb, options.file_mb, options.processes)
     for name in filter(None, options.preload.split(",")):
         __import__(name)  # imported while the harness starts up, in parallel
     if "torch" in sys.modules:
@@ -125,6 +196,7 @@ def main() -> None:
         from grader.amp.lazy_dynamo import defer_dynamo_import
 
         defer_dynamo_import()
+    preload_platform()
     # The learner's clock starts at this message, not at interpreter start-up.
     protocol.write_message(options.fd_out, {"ready": True})
     Runner(options.submission).serve(options.fd_in, options.fd_out)

@@ -30,3 +30,41 @@ class Sandbox(Protocol):
     def run(self, job: Job) -> dict[str, Any]:
         """Grade the job and return a results document (never raises for the learner's faults)."""
         ...
+
+    def execute(self, job: Job) -> dict[str, Any]:
+        """Run the submission's top level, no tests: a run document (see validate_run_document)."""
+        ...
+
+
+# -- run without grading -------------------------------------------------------------------
+RUN_STATUSES = ("ok", "error")
+RUN_ERROR_KINDS = ("syntax", "runtime", "timeout", "memory", "output-limit", "internal")
+
+
+def validate_run_document(doc: Any) -> dict[str, Any]:
+    """A run document as a sandbox returns it; ValueError when it is not one."""
+    if not isinstance(doc, dict) or doc.get("status") not in RUN_STATUSES:
+        raise ValueError("not a run document")
+    if not isinstance(doc.get("output"), str) or not isinstance(doc.get("duration_s"), (int, float)):
+        raise ValueError("run document lacks output or duration")
+    error = doc.get("error")
+    if (doc["status"] == "ok") != (error is None):
+        raise ValueError("run document's status and error disagree")
+    if error is not None:
+        if not isinstance(error, dict) or error.get("kind") not in RUN_ERROR_KINDS:
+            raise ValueError("bad run error")
+        if not isinstance(error.get("message"), str):
+            raise ValueError("run error without a message")
+        line = error.get("line")
+        if line is not None and not isinstance(line, int):
+            raise ValueError("bad run error line")
+    return {"status": doc["status"], "output": doc["output"], "duration_s": doc["duration_s"],
+            "error": None if error is None else {
+                "kind": error["kind"], "message": error["message"], "line": error.get("line"),
+                "traceback": str(error.get("traceback", ""))}}
+
+
+def internal_run(message: str, *, kind: str = "internal", duration_s: float = 0.0) -> dict[str, Any]:
+    """A run document for a run that produced none of its own (timeout, platform fault)."""
+    return {"status": "error", "output": "", "duration_s": duration_s,
+            "error": {"kind": kind, "message": message, "line": None, "traceback": ""}}

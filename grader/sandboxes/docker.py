@@ -11,12 +11,14 @@ from typing import Any
 
 from grader.messages import run_error
 from grader.results import error_result
-from grader.sandboxes.base import Job
+from grader.sandboxes.base import Job, internal_run, validate_run_document
 from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
 from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
 from grader.sandboxes.docker_image import image_name, image_state
 from grader.sandboxes.docker_janitor import sweep
-from grader.sandboxes.docker_settings import RESULTS_PATH, container_kwargs, wall_limit_s
+from grader.sandboxes.docker_settings import GRADING_DIR, RESULTS_PATH, container_kwargs, wall_limit_s
+from grader.sandboxes.docker_warm import DockerMember, docker_pool
+from grader.sandboxes.pool import WarmPool
 
 log = logging.getLogger(__name__)
 AVAILABLE_TTL_S = 30.0  # how long docker_available() trusts its last answer
@@ -78,6 +80,16 @@ def engine() -> _Engine:
         return _engine
 
 
+def _forget_engine_after_fork() -> None:
+    """A forked child (a Celery prefork worker) opens its own engine connection."""
+    global _engine, _engine_lock
+    _engine = None
+    _engine_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_engine_after_fork)
+
+
 def docker_available() -> bool:
     """Whether an engine answers and holds a current sandbox image; cached for a few seconds."""
     global _available
@@ -111,6 +123,23 @@ class DockerSandbox:
     name = "docker"
     isolated = True
 
+    def warm_pool(self, limits: Any = None) -> WarmPool:
+        """The pool for jobs with these limits (default: an exercise's default limits)."""
+        from grader.schema import Limits
+
+        return docker_pool(engine().client, limits or Limits())
+
+    def execute(self, job: Job) -> dict[str, Any]:
+        """Run without grading, in a container hardened like a job's (warm or fresh), no GPU."""
+        started = time.monotonic()
+        try:
+            state = engine()
+        except Exception as exc:  # noqa: BLE001 -- no engine: the platform's fault
+            return internal_run(run_error("internal", job.lang, detail=f"docker: {exc}"))
+        with state.slots:
+            member = docker_pool(state.client, job.exercise.config.limits).take()
+            return self._run_container(state.client, job, None, started, member=member, mode="run")
+
     def run(self, job: Job) -> dict[str, Any]:
         started = time.monotonic()
         try:
@@ -129,28 +158,49 @@ class DockerSandbox:
                 if gpu is None and wanted == "required":
                     return self._internal(job, "no GPU became free in time", started)
             try:
+                if gpu is None:  # warm containers hold no GPU (docs/grading.md, "Warm pool")
+                    member = docker_pool(state.client, job.exercise.config.limits).take()
+                    if member is not None:
+                        return self._run_container(state.client, job, None, started, member=member)
                 return self._run_container(state.client, job, gpu, started)
             finally:
                 if gpu is not None:
                     state.gpus.release(gpu)
 
-    def _run_container(self, client: Any, job: Job, gpu: str | None,
-                       started: float) -> dict[str, Any]:
+    def _run_container(self, client: Any, job: Job, gpu: str | None, started: float, *,
+                       member: DockerMember | None = None, mode: str = "grade") -> dict[str, Any]:
+        """One job in a container: a warm one given its job file, or one created now.
+
+        mode "run" always uses the warm container's command (a fresh one if no warm one was
+        free, given its job file before it starts): it runs the submission without tests.
+        """
         import docker.errors
         import requests.exceptions
 
         limits = job.exercise.config.limits
-        job_id = uuid.uuid4().hex[:16]
         wall = wall_limit_s(limits)
-        kwargs = container_kwargs(limits, exercise_id=job.exercise.id, job_id=job_id,
-                                  deadline=time.time() + wall, lang=job.lang)
-        if gpu is not None:
-            kwargs["device_requests"] = [device_request(gpu)]
         container = None
         try:
-            container = client.containers.create(**kwargs)
-            container.put_archive("/grading", job_archive(job.exercise.path, job.code))
-            container.start()
+            if member is None and mode == "run":
+                member = DockerMember(client, limits, start=False)
+            if member is not None:
+                member.busy()
+                container = member.container
+                order = {"exercise": f"{GRADING_DIR}/exercises/{job.exercise.path.name}",
+                         "submission": f"{GRADING_DIR}/submission.py", "results": RESULTS_PATH,
+                         "lang": job.lang, "mode": mode}
+                container.put_archive(GRADING_DIR, job_archive(job.exercise.path, job.code, order))
+                if container.status == "created":
+                    container.start()
+            else:
+                kwargs = container_kwargs(limits, exercise_id=job.exercise.id,
+                                          job_id=uuid.uuid4().hex[:16],
+                                          deadline=time.time() + wall, lang=job.lang)
+                if gpu is not None:
+                    kwargs["device_requests"] = [device_request(gpu)]
+                container = client.containers.create(**kwargs)
+                container.put_archive(GRADING_DIR, job_archive(job.exercise.path, job.code))
+                container.start()
             waiting_since = time.monotonic()
             timed_out = False
             try:
@@ -164,6 +214,8 @@ class DockerSandbox:
                 container.kill()
                 container.wait(timeout=30)
             container.reload()
+            if mode == "run":
+                return self._run_outcome(job, container, timed_out, started)
             return self._outcome(job, container, timed_out, started)
         except docker.errors.ImageNotFound:
             return self._internal(job, f"sandbox image {image_name()} is missing "
@@ -176,7 +228,12 @@ class DockerSandbox:
         except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
             return self._internal(job, f"docker: {exc}", started)
         finally:
-            if container is not None:
+            if member is not None:  # one job per warm container too
+                try:
+                    member.discard()
+                except docker.errors.APIError as exc:
+                    log.warning("could not remove %s (the janitor will): %s", container.name, exc)
+            elif container is not None:
                 try:
                     container.remove(force=True, v=True)
                 except docker.errors.APIError as exc:
@@ -211,6 +268,24 @@ class DockerSandbox:
             return self._internal(job, f"{problem}; exit code {state.get('ExitCode')}", started)
         if doc.get("exercise") != job.exercise.id:
             return self._internal(job, "results document names another exercise", started)
+        return doc
+
+    def _run_outcome(self, job: Job, container: Any, timed_out: bool,
+                     started: float) -> dict[str, Any]:
+        """The run document of a run-without-grading job, decided like _outcome."""
+        limits = job.exercise.config.limits
+        elapsed = round(time.monotonic() - started, 3)
+        if timed_out:
+            return internal_run(run_error("timeout", job.lang, limit=f"{limits.time_s:g}"),
+                                kind="timeout", duration_s=elapsed)
+        try:
+            doc = read_results(container, RESULTS_PATH, validate=validate_run_document)
+        except ResultsUnreadable as exc:
+            if container.attrs.get("State", {}).get("OOMKilled"):
+                return internal_run(run_error("memory", job.lang, limit=str(limits.memory_mb)),
+                                    kind="memory", duration_s=elapsed)
+            detail = f"{exc}; exit code {container.attrs.get('State', {}).get('ExitCode')}"
+            return internal_run(run_error("internal", job.lang, detail=detail), duration_s=elapsed)
         return doc
 
     @staticmethod

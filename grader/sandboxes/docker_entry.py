@@ -74,6 +74,10 @@ def main(argv: list[str]) -> None:
     if os.getuid() != 0:
         sys.exit("docker_entry: must start as root (it drops to 'grader' itself)")
     become_harness_user()
+    if argv[:1] == ["warm"]:  # a warm pool's container: waits for its job file
+        sys.argv = ["warm_entry", *argv[1:]]
+        runpy.run_module("grader.sandboxes.warm_entry", run_name="__main__", alter_sys=True)
+        return
     sys.argv = ["grader", *argv]
     runpy.run_module("grader", run_name="__main__", alter_sys=True)
 

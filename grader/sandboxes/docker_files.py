@@ -6,7 +6,7 @@ import io
 import json
 import os
 import tarfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -51,7 +51,7 @@ def _exercise_files(folder: Path) -> Iterable[tuple[str, Path | None]]:
                 yield str(rel_top / name), path
 
 
-def job_archive(exercise_dir: Path, code: str) -> bytes:
+def job_archive(exercise_dir: Path, code: str, job: dict[str, Any] | None = None) -> bytes:
     """The tar put into /grading: exercises/<id>/ for grader's eyes only, the submission, out/.
 
     Owners and modes are set here, not taken from the host, because the engine unpacks
@@ -71,6 +71,8 @@ def job_archive(exercise_dir: Path, code: str) -> bytes:
         # The learner's own code: readable by the runner, writable by no one in there.
         _add(tar, "submission.py", data=code.encode("utf-8"), mode=0o644)
         _add(tar, "out", mode=0o700)
+        if job is not None:  # last: a warm container starts when it sees this file whole
+            _add(tar, "job.json", data=json.dumps(job).encode("utf-8"), mode=0o600)
     return buffer.getvalue()
 
 
@@ -83,7 +85,8 @@ def _read_capped(chunks: Iterable[bytes], cap: int) -> bytes:
     return bytes(data)
 
 
-def read_results(container: Any, path: str, *, cap: int = MAX_RESULTS_BYTES) -> dict[str, Any]:
+def read_results(container: Any, path: str, *, cap: int = MAX_RESULTS_BYTES,
+                 validate: Callable[[Any], dict[str, Any]] = validate_document) -> dict[str, Any]:
     """Fetch and validate the results document; never follows a link, never reads past cap."""
     import docker.errors
 
@@ -96,10 +99,11 @@ def read_results(container: Any, path: str, *, cap: int = MAX_RESULTS_BYTES) -> 
     if stat.get("size", 0) > cap:
         raise ResultsUnreadable(f"results file is {stat.get('size')} bytes, over {cap}")
     raw = _read_capped(stream, cap + 64 * 1024)  # room for the tar headers
-    return parse_results_tar(io.BytesIO(raw), cap=cap)
+    return parse_results_tar(io.BytesIO(raw), cap=cap, validate=validate)
 
 
-def parse_results_tar(fileobj: BinaryIO, *, cap: int = MAX_RESULTS_BYTES) -> dict[str, Any]:
+def parse_results_tar(fileobj: BinaryIO, *, cap: int = MAX_RESULTS_BYTES,
+                      validate: Callable[[Any], dict[str, Any]] = validate_document) -> dict[str, Any]:
     """The one regular file in a get_archive tar, parsed and validated."""
     try:
         with tarfile.open(fileobj=fileobj, mode="r:") as tar:
@@ -111,6 +115,6 @@ def parse_results_tar(fileobj: BinaryIO, *, cap: int = MAX_RESULTS_BYTES) -> dic
             handle = tar.extractfile(member)
             assert handle is not None  # a regular member always has data
             text = handle.read(cap + 1).decode("utf-8")
-        return validate_document(json.loads(text))
+        return validate(json.loads(text))
     except (tarfile.TarError, UnicodeDecodeError, ValueError) as exc:
         raise ResultsUnreadable(f"results file is not a valid document: {exc}") from exc

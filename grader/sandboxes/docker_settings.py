@@ -15,6 +15,8 @@ from grader.schema import Limits
 LABEL_JOB = "learnai.job"
 LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may remove it
 LABEL_OWNER = "learnai.owner"  # host:pid of the worker that made it, for operators and tests
+LABEL_WARM = "learnai.warm"  # "1" on a pre-started container of a warm pool
+JOB_FILE = "/grading/job.json"  # what a warm container waits for
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
 # KILL, see docker_entry.py), then the harness, which runs learner code as `learner`.
 CAPABILITIES = ["SETUID", "SETGID", "KILL"]
@@ -78,19 +80,35 @@ def harness_command(exercise_id: str, lang: str, uid: int) -> list[str]:
             "--results", RESULTS_PATH, "--lang", lang, "--runner-user", f"{uid}:{uid}"]
 
 
+def warm_command(uid: int, max_idle_s: float) -> list[str]:
+    """A warm container's command: harness and runner start now, the job comes as JOB_FILE."""
+    return ["python3", "-m", "grader.sandboxes.docker_entry", "warm", "--job-file", JOB_FILE,
+            "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}"]
+
+
 def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline: float,
-                     lang: str, caps: Caps | None = None) -> dict[str, Any]:
-    """Keyword arguments for `client.containers.create` (without the GPU request)."""
+                     lang: str, caps: Caps | None = None,
+                     warm_idle_s: float | None = None) -> dict[str, Any]:
+    """Keyword arguments for `client.containers.create` (without the GPU request).
+
+    With `warm_idle_s`, the container is a warm pool's: same hardening, but its command
+    waits (at most that long) for a job file instead of grading one given now.
+    """
     caps = caps or Caps.from_env()
     memory_mb = min(limits.memory_mb + HARNESS_MEMORY_MB + caps.shm_mb + caps.tmp_mb,
                     caps.memory_mb)
     from docker.types import Mount, Ulimit  # imported late: docker is optional for `local`
 
+    uid = runner_uid()
+    labels = {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner()}
+    if warm_idle_s is not None:
+        labels[LABEL_WARM] = "1"
     return {
         "image": image_name(),
-        "command": harness_command(exercise_id, lang, runner_uid()),
+        "command": (harness_command(exercise_id, lang, uid) if warm_idle_s is None
+                    else warm_command(uid, warm_idle_s)),
         "name": f"learnai-{job_id}",
-        "labels": {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner()},
+        "labels": labels,
         # Root only to start: docker_entry drops to `grader` before any grading code runs.
         "user": "0:0",
         "working_dir": GRADING_DIR,

@@ -12,7 +12,9 @@ from typing import Any
 
 from grader.messages import run_error
 from grader.results import error_result, validate_document
-from grader.sandboxes.base import HARNESS_SLACK_S, Job
+from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
+from grader.sandboxes.local_warm import LocalMember, local_pool
+from grader.sandboxes.pool import WarmPool
 
 MAX_RESULTS_BYTES = 1024 * 1024
 
@@ -27,7 +29,45 @@ class LocalSandbox:
     name = "local"
     isolated = False
 
+    def warm_pool(self) -> WarmPool:
+        return local_pool()
+
     def run(self, job: Job) -> dict[str, Any]:
+        member = local_pool().take()
+        if member is not None:  # warm: torch, pytest and the runner are already up
+            return self._run_warm(member, job, "grade")
+        return self._run_cold(job)
+
+    def execute(self, job: Job) -> dict[str, Any]:
+        """Run without grading: the submission's top level, in a fresh sandbox like grading."""
+        member = local_pool().take()
+        return self._run_warm(member or LocalMember(), job, "run")
+
+    def _run_warm(self, member: LocalMember, job: Job, mode: str) -> dict[str, Any]:
+        limits = job.exercise.config.limits
+        try:
+            outcome = member.run(job, mode, timeout=limits.time_s + HARNESS_SLACK_S)
+        finally:
+            member.discard()  # one job per sandbox, whatever happened
+        if outcome.timed_out:
+            message = run_error("timeout", job.lang, limit=f"{limits.time_s:g}")
+            if mode == "run":
+                return internal_run(message, kind="timeout")
+            return error_result(job.exercise.id, "timeout", message).to_dict()
+        try:
+            if outcome.document is None:
+                raise ValueError(outcome.problem)
+            if mode == "run":
+                return validate_run_document(outcome.document)
+            return validate_document(outcome.document)
+        except ValueError as exc:
+            detail = f"no results from the warm harness (exit {outcome.exit_code}): {exc}; {outcome.log_tail}"
+            message = run_error("internal", job.lang, detail=detail)
+            if mode == "run":
+                return internal_run(message)
+            return error_result(job.exercise.id, "internal", message).to_dict()
+
+    def _run_cold(self, job: Job) -> dict[str, Any]:
         limits = job.exercise.config.limits
         with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
             root = Path(scratch)

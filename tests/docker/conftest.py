@@ -77,10 +77,17 @@ def quick_flagship_exercise(quick_flagship: Path) -> Exercise:
 
 
 def job_containers(client: Any) -> list[Any]:
-    """Job containers this test process made (other people's jobs may share the engine)."""
-    from grader.sandboxes.docker_settings import owner
+    """Job containers this test process made (other people's jobs may share the engine).
 
-    return client.containers.list(all=True, filters={"label": f"learnai.owner={owner()}"})
+    Idle members of this process's warm pools are not leftovers: they wait for a job and
+    are removed at exit (tests/docker/test_warm_pool.py checks that).
+    """
+    from grader.sandboxes.docker_settings import owner
+    from grader.sandboxes.docker_warm import idle_container_ids
+
+    ours = client.containers.list(all=True, filters={"label": f"learnai.owner={owner()}"})
+    idle = idle_container_ids()  # after listing: a member the pool is starting now is in it
+    return [c for c in ours if c.id not in idle]
 
 
 def _container_of(pid: str) -> str | None:

@@ -1,0 +1,131 @@
+"""Warm docker sandboxes: hardened containers started ahead, each waiting for ONE job file."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import time
+import uuid
+from typing import Any
+
+from grader.sandboxes.docker_settings import container_kwargs, wall_limit_s
+from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+from grader.schema import MAX_TIME_S, Limits
+
+READY_TIMEOUT_S = 180.0  # container start, torch and pytest imports on a very busy host
+READY_POLL_S = 0.1
+
+
+class DockerMember:
+    """One pre-started container: same settings as a cold job's (docker_settings), no GPU.
+
+    Its harness has imported everything and started the learner runner as the job's own
+    uid; it waits for /grading/job.json, grades that one job and exits; the container is
+    then removed like any job's. Its deadline label covers the idle wait, so the janitor
+    removes it if this process dies without cleaning up.
+    """
+
+    def __init__(self, client: Any, limits: Limits, *, start: bool = True):
+        idle = max_idle_s()
+        self.limits = limits
+        job_id = uuid.uuid4().hex[:16]
+        kwargs = container_kwargs(limits, exercise_id="", job_id=job_id, lang="en",
+                                  # the job's own limit is not known yet: the longest any may have
+                                  deadline=time.time() + idle + wall_limit_s(Limits(time_s=MAX_TIME_S)),
+                                  warm_idle_s=idle)
+        with _live_lock:
+            self.container = client.containers.create(**kwargs)
+            _live.add(self)
+        if start:
+            self.container.start()
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
+        """Until the harness says "ready" in its log; RuntimeError (and removed) if it never does."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if b"ready" in self.container.logs(stdout=True, stderr=False, tail=5):
+                return
+            if not self.alive():
+                break
+            time.sleep(READY_POLL_S)
+        tail = self.container.logs(tail=20).decode("utf-8", "replace")
+        self.discard()
+        raise RuntimeError(f"warm container did not get ready: {tail[-1000:]}")
+
+    def busy(self) -> None:
+        """Mark this member as given a job: no longer idle."""
+        _busy.add(self)
+
+    def alive(self) -> bool:
+        import docker.errors
+
+        try:
+            self.container.reload()
+        except docker.errors.NotFound:
+            return False
+        return self.container.status == "running"
+
+    def discard(self) -> None:
+        import docker.errors
+
+        try:
+            self.container.remove(force=True, v=True)
+        except docker.errors.NotFound:
+            pass
+        finally:
+            with _live_lock:
+                _live.discard(self)
+            _busy.discard(self)
+
+
+_live: set[DockerMember] = set()  # containers of this process's pools not yet removed
+_live_lock = threading.Lock()
+_busy: set[DockerMember] = set()  # members given a job (until discarded)
+
+
+def idle_container_ids() -> set[str]:
+    """Containers of this process's pools that are waiting (or starting), not grading."""
+    busy = _busy.copy()
+    with _live_lock:
+        return {m.container.id for m in _live if m not in busy}
+
+
+def discard_all() -> None:
+    """Remove every warm container this process made that is still there (at exit)."""
+    close_all()  # first stop the pools refilling, so nothing new starts behind us
+    with _live_lock:
+        members = list(_live)
+    for member in members:
+        try:
+            member.discard()
+        except Exception:  # noqa: BLE001, S110 -- at exit the janitor is the backstop
+            pass
+
+
+def _forget_after_fork() -> None:
+    global _live_lock
+    _live_lock = threading.Lock()
+    _live.clear()
+    _busy.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+atexit.register(discard_all)
+
+
+def docker_pool(client: Any, limits: Limits) -> WarmPool:
+    """This process's warm containers for jobs with these container-level limits.
+
+    Memory and process counts are fixed when a container is created, so exercises that
+    differ in them get pools of their own (each made on its first job, which runs cold).
+    """
+    key = ("docker", limits.memory_mb, limits.processes)
+    pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
+
+    def spawn() -> DockerMember:
+        member = DockerMember(client, pool_limits)
+        member.wait_ready()
+        return member
+
+    return get_pool(key, spawn)

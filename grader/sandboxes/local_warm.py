@@ -1,0 +1,167 @@
+"""Warm local sandboxes: a pre-started harness/runner pair per member, one job each."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader.sandboxes.base import Job
+from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+
+MAX_RESULTS_BYTES = 1024 * 1024
+LOG_TAIL_BYTES = 2000
+READY_TIMEOUT_S = 180  # torch and pytest imports on a very busy machine
+
+
+@dataclass
+class Outcome:
+    """What one warm job left: its document (or why there is none)."""
+
+    document: Any = None
+    problem: str = ""
+    timed_out: bool = False
+    exit_code: int | None = None
+    log_tail: str = ""
+
+
+class LocalMember:
+    """`python -m grader.sandboxes.warm_entry` in its own session and scratch folder.
+
+    It imports torch and pytest and starts its learner runner at once, then blocks reading
+    one job line from stdin; closing stdin (or this process dying) ends it.
+    """
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="warm-"))
+        self.log = open(self.root / "harness.log", "w+b")  # noqa: SIM115 -- lives as long as we do
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
+        with _live_lock:
+            self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
+                [sys.executable, "-m", "grader.sandboxes.warm_entry",
+                 "--max-idle-s", str(max_idle_s())],
+                cwd=self.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self.log, start_new_session=True,
+            )
+            _live.add(self)
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
+        """Block until torch, pytest and the runner are up; RuntimeError if they never are."""
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        line = self.process.stdout.readline() if ready else b""
+        self.process.stdout.close()
+        if line.strip() != b"ready":
+            self.discard()
+            raise RuntimeError(f"warm harness did not get ready: {line[:200]!r}")
+
+    @classmethod
+    def spawn(cls) -> LocalMember:
+        """A member that is warm: what the pool keeps."""
+        member = cls()
+        member.wait_ready()
+        return member
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def run(self, job: Job, mode: str, *, timeout: float) -> Outcome:
+        """Hand over the job, wait for this sandbox to finish, read what it wrote."""
+        submission = self.root / "submission.py"
+        submission.write_text(job.code, encoding="utf-8")
+        results = self.root / "out" / "results.json"
+        line = json.dumps({"exercise": str(job.exercise.path), "submission": str(submission),
+                           "results": str(results), "lang": job.lang, "mode": mode})
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(line.encode("utf-8") + b"\n")
+            self.process.stdin.close()
+        except (BrokenPipeError, OSError) as exc:
+            return Outcome(problem=f"the warm harness was gone: {exc}", log_tail=self._tail())
+        try:
+            code = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self._kill()
+            return Outcome(timed_out=True)
+        try:
+            if results.is_symlink() or results.stat().st_size > MAX_RESULTS_BYTES:
+                raise ValueError("results file is not a plain file of sane size")
+            document = json.loads(results.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return Outcome(problem=str(exc), exit_code=code, log_tail=self._tail())
+        return Outcome(document=document, exit_code=code)
+
+    def discard(self) -> None:
+        """End the harness (its runner follows: its channel closes) and remove the folder."""
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            try:
+                self.process.stdin.close()  # an idle harness exits on EOF by itself
+            except OSError:
+                pass
+        self._kill()
+        self.log.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+        with _live_lock:
+            _live.discard(self)
+
+    def _kill(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def _tail(self) -> str:
+        try:
+            self.log.flush()
+            self.log.seek(0, os.SEEK_END)
+            self.log.seek(max(0, self.log.tell() - LOG_TAIL_BYTES))
+            return self.log.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+
+
+_live: set[LocalMember] = set()  # every member of this process not yet discarded
+_live_lock = threading.Lock()
+
+
+def discard_all() -> None:
+    """End every warm local sandbox of this process, idle, starting or busy (at exit)."""
+    close_all()  # first stop the pools refilling, so nothing new starts behind us
+    with _live_lock:
+        members = list(_live)
+    for member in members:
+        member.discard()
+
+
+def _forget_after_fork() -> None:
+    """A forked child must never end its parent's sandboxes."""
+    global _live_lock
+    _live_lock = threading.Lock()
+    _live.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+atexit.register(discard_all)
+
+
+def local_pool() -> WarmPool:
+    """This process's pool of warm local sandboxes (GRADER_POOL_SIZE, default 1)."""
+    return get_pool("local", LocalMember.spawn)

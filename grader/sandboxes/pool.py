@@ -1,0 +1,194 @@
+"""Warm pools: sandboxes started ahead of time, each taken for ONE job, refilled in the background.
+
+A pool belongs to one process. It starts lazily (on the first job, or `grader.api.warm_up`),
+a forked child (a Celery prefork worker, say) starts its own instead of sharing its
+parent's, and whatever is idle at interpreter exit is discarded (no process or container
+is left behind). A member that died while idle is discarded at take time and replaced;
+an empty pool answers None and the caller starts a sandbox cold.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Hashable
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+DEFAULT_SIZE = 1
+SPAWN_BACKOFF_S = 5.0  # after a failed start, before the next try
+
+
+class Member(Protocol):
+    """One warm sandbox."""
+
+    def alive(self) -> bool: ...
+
+    def discard(self) -> None: ...
+
+
+def pool_size() -> int:
+    """GRADER_POOL_SIZE: warm sandboxes each process keeps per pool (0 turns pools off)."""
+    try:
+        return max(0, int(os.environ.get("GRADER_POOL_SIZE", DEFAULT_SIZE)))
+    except ValueError:
+        return DEFAULT_SIZE
+
+
+def max_idle_s() -> float:
+    """GRADER_POOL_MAX_IDLE_S: how long a warm sandbox waits before it ends and is replaced."""
+    try:
+        return max(10.0, float(os.environ.get("GRADER_POOL_MAX_IDLE_S", "900")))
+    except ValueError:
+        return 900.0
+
+
+class WarmPool:
+    """Keeps `size` members ready; `take` hands one out and a background thread replaces it."""
+
+    def __init__(self, name: str, spawn: Callable[[], Member], size: int):
+        self.name = name
+        self.size = size
+        self._spawn = spawn
+        self._idle: deque[Member] = deque()
+        self._starting = 0
+        self._closed = False
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self.replaced = 0  # members found dead at take time (for tests and operators)
+
+    def start(self) -> None:
+        with self._changed:
+            if self._thread is None and not self._closed and self.size > 0:
+                self._thread = threading.Thread(target=self._refill, name=f"pool-{self.name}",
+                                                daemon=True)
+                self._thread.start()
+
+    def take(self) -> Member | None:
+        """A live warm member, or None (the pool is empty, off or closed): start one cold."""
+        self.start()
+        taken = None
+        with self._changed:
+            while self._idle and taken is None:
+                member = self._idle.popleft()
+                if member.alive():
+                    taken = member
+                else:  # crashed or ended while idle: never hand it out
+                    self.replaced += 1
+                    threading.Thread(target=member.discard, daemon=True).start()
+            self._changed.notify_all()
+        return taken
+
+    def idle_count(self) -> int:
+        with self._changed:
+            return len(self._idle)
+
+    def wait_filled(self, timeout: float) -> bool:
+        """Block until the pool is full (tests and warm_up use it); False on timeout."""
+        self.start()
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while len(self._idle) < self.size:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self._closed:
+                    return False
+                self._changed.wait(remaining)
+        return True
+
+    def close(self) -> None:
+        """Discard every idle member and stop refilling."""
+        with self._changed:
+            self._closed = True
+            members = list(self._idle)
+            self._idle.clear()
+            self._changed.notify_all()
+        for member in members:
+            _discard_quietly(member)
+
+    def _refill(self) -> None:
+        while True:
+            with self._changed:
+                while not self._closed and len(self._idle) + self._starting >= self.size:
+                    self._changed.wait(5.0)
+                    self._drop_dead()
+                if self._closed:
+                    return
+                self._starting += 1
+            member = None
+            try:
+                member = self._spawn()
+            except Exception as exc:  # noqa: BLE001 -- no warm sandbox: jobs start cold meanwhile
+                if not self._closed:  # (a start cut short by close() is no news)
+                    log.warning("warm pool %s could not start a sandbox: %s", self.name, exc)
+            with self._changed:
+                self._starting -= 1
+                added = member is not None and not self._closed
+                if added:
+                    self._idle.append(member)
+                self._changed.notify_all()
+            if member is not None and not added:  # closed while it started
+                _discard_quietly(member)
+            if self._closed:
+                return
+            if member is None:
+                time.sleep(SPAWN_BACKOFF_S)
+
+    def _drop_dead(self) -> None:
+        """While idle: replace members that ended (crashed, or past their idle limit)."""
+        for member in [m for m in self._idle if not m.alive()]:
+            self._idle.remove(member)
+            self.replaced += 1
+            threading.Thread(target=_discard_quietly, args=(member,), daemon=True).start()
+
+
+def _discard_quietly(member: Member) -> None:
+    try:
+        member.discard()
+    except Exception as exc:  # noqa: BLE001 -- cleanup of one must not stop the others
+        log.warning("could not discard a warm sandbox: %s", exc)
+
+
+_pools: dict[Hashable, WarmPool] = {}
+_pools_lock = threading.Lock()
+_owner_pid = os.getpid()
+
+
+def get_pool(key: Hashable, spawn: Callable[[], Member], size: int | None = None) -> WarmPool:
+    """This process's pool for `key`, made on first use."""
+    global _owner_pid
+    with _pools_lock:
+        if _owner_pid != os.getpid():  # a fork the at-fork hook did not see (it always should)
+            _pools.clear()
+            _owner_pid = os.getpid()
+        pool = _pools.get(key)
+        if pool is None:
+            pool = _pools[key] = WarmPool(str(key), spawn, pool_size() if size is None else size)
+        return pool
+
+
+def close_all() -> None:
+    """Discard every idle warm sandbox of this process (at exit, and for tests)."""
+    with _pools_lock:
+        if _owner_pid != os.getpid():
+            _pools.clear()
+            return
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.close()
+
+
+def _forget_after_fork() -> None:
+    """In a forked child: the parent's members are the parent's; start afresh, touch nothing."""
+    global _owner_pid, _pools_lock
+    _pools_lock = threading.Lock()  # it may have been held by a parent thread at fork time
+    _pools.clear()
+    _owner_pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+atexit.register(close_all)

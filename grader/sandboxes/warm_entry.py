@@ -1,0 +1,150 @@
+"""A warm sandbox's harness: imports everything and starts its runner first, then takes ONE job.
+
+    python -m grader.sandboxes.warm_entry [--job-file PATH] [--runner-user UID:GID]
+
+Started by a pool (grader/sandboxes/pool.py) before any job exists: it imports torch, pytest
+and the grader, starts the learner runner (which imports torch and the scenarios) and waits.
+The job arrives as one JSON line on stdin (local pool) or as a file (docker pool):
+{"exercise": DIR, "submission": FILE, "results": FILE, "lang": "en", "mode": "grade"|"run"}.
+It grades that one job, writes the results document and exits: a sandbox is never reused.
+No learner code exists in this process tree before the job, so nothing a learner does can
+reach a later learner (the next job gets a different, equally fresh pair).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import select
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MAX_IDLE_S = 900.0  # an idle warm sandbox ends itself; the pool starts a fresh one
+POLL_S = 0.005  # how often a docker sandbox looks for its job file (a stat in a tmpfs-like volume)
+JOB_BYTES = 64 * 1024
+
+
+def warm_up() -> None:
+    """Import and exercise what grading needs, so the job pays none of it."""
+    from grader.harness import _prepare_torch
+
+    _prepare_torch()
+    import pytest
+
+    import grader.plugin  # noqa: F401
+    from grader.amp import exercise_kit  # noqa: F401 -- every AMP exercise's tests use it
+
+    # pytest's first run loads its plugins and assertion rewriter: do it on an empty folder.
+    with tempfile.TemporaryDirectory(prefix="warm-") as empty:
+        ini = Path(empty) / "pytest.ini"
+        ini.write_text("[pytest]\n")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            pytest.main([empty, "-c", str(ini), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                         "--import-mode=importlib", "--no-header", "--collect-only"])
+
+
+def wait_for_job(job_file: str | None, max_idle_s: float) -> dict[str, Any] | None:
+    """The job, or None when the pool closed us (stdin EOF) or nobody came in time."""
+    deadline = time.monotonic() + max_idle_s
+    if job_file is None:
+        fd = sys.stdin.fileno()
+        ready, _, _ = select.select([fd], [], [], max_idle_s)
+        line = sys.stdin.buffer.readline(JOB_BYTES) if ready else b""
+        return json.loads(line) if line.strip() else None
+    path = Path(job_file)
+    while time.monotonic() < deadline:
+        try:
+            return json.loads(path.read_bytes()[:JOB_BYTES])
+        except FileNotFoundError:
+            time.sleep(POLL_S)
+        except ValueError:  # being written this very moment
+            time.sleep(POLL_S)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--job-file", default=None, help="wait for this file instead of stdin")
+    parser.add_argument("--runner-user", default=None, help="run learner code as this user")
+    parser.add_argument("--max-idle-s", type=float, default=MAX_IDLE_S)
+    options = parser.parse_args(argv)
+
+    from grader.learner import Learner, LearnerFatal
+    from grader.learner_errors import SUBMISSION_NAME
+    from grader.schema import Limits
+
+    workdir = Path(tempfile.mkdtemp(prefix="learner-"))
+    learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir,
+                      runner_user=options.runner_user)
+    learner.start()  # the runner imports torch while we do
+    warm_up()
+    try:
+        learner.wait_ready()
+    except LearnerFatal:
+        pass  # the job's first request reports it (as internal): never a verdict on the learner
+    print("ready", flush=True)  # the pool hands out only sandboxes that said this
+    os.dup2(2, 1)  # from now on our stdout (pytest's chatter) goes where stderr goes
+    job = wait_for_job(options.job_file, options.max_idle_s)
+    if job is None:
+        learner.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+        return 0
+    try:
+        _run_job(job, learner, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def _run_job(job: dict[str, Any], learner: Any, workdir: Path) -> None:
+    from grader.harness import grade_with, run_with, write_results
+    from grader.learner_errors import SUBMISSION_NAME
+    from grader.loader import load_exercise
+    from grader.messages import run_error
+    from grader.results import error_result
+
+    started = time.monotonic()
+    lang = job.get("lang", "en")
+    results_path = Path(job["results"])
+    try:
+        exercise = load_exercise(Path(job["exercise"]))
+        shutil.copyfile(job["submission"], workdir / SUBMISSION_NAME)
+        learner.assign(exercise.config.limits)
+        if job.get("mode") == "run":
+            doc = run_with(exercise, learner, lang, started)
+            write_json(doc, results_path)
+            return
+        results = grade_with(exercise, learner, lang, started)
+    except Exception as exc:  # noqa: BLE001 -- never leave the caller without a document
+        learner.close()
+        exercise_id = Path(job.get("exercise", "unknown")).name
+        detail = f"{type(exc).__name__}: {exc}"
+        if job.get("mode") == "run":
+            write_json({"status": "error", "output": "", "duration_s": 0.0, "error": {
+                "kind": "internal", "message": run_error("internal", lang, detail=detail),
+                "line": None, "traceback": ""}}, results_path)
+            return
+        results = error_result(exercise_id, "internal", run_error("internal", lang, detail=detail))
+    write_results(results, results_path)
+
+
+def write_json(doc: dict[str, Any], path: Path) -> None:
+    """Atomically, like the harness's results."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # no interpreter teardown (torch's takes ~0.3 s): the document is written
