@@ -59,7 +59,8 @@ def rules(style: str, background: str) -> list[str]:
         if not line.startswith(".highlight") or "linenos" in line:
             continue  # `pre { ... }` and line-number rules would restyle the whole site
         if re.match(r"\.highlight \{", line):
-            out.append(f".highlight {{ background: {background}; color: {readable('#1d2430' if luminance(background) > 0.5 else '#e6edf3', background)}; }}")
+            text = readable("#1d2430" if luminance(background) > 0.5 else "#e6edf3", background)
+            out.append(f".highlight {{ background: {background}; color: {text}; }}")
             continue
         own = re.search(r"background-color: (#[0-9a-fA-F]{3,6})", line)
         behind = own.group(1) if own else background

@@ -13,9 +13,9 @@ from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
 from app.accounts.models import User
-from app.extensions import db
 from app.content import exercise_catalog, lesson_catalog
 from app.content.check_titles import check_titles as titles_from_tests
+from app.extensions import db
 from app.i18n import current_lang
 from app.progress import bp
 from app.progress.access import readable_submission
@@ -23,7 +23,6 @@ from app.progress.diff import diff_lines
 from app.progress.history import entries, previous_of
 from app.progress.status import by_lesson, learner_progress
 from grader.loader import Exercise
-
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
 _DEPENDS = re.compile(r"^depends on '([^']+)'$")
