@@ -41,13 +41,19 @@ def check_titles(tests: list[dict[str, Any]] | None) -> dict[str, str]:
             if isinstance(t, dict)}
 
 
+_QUOTED_ID = re.compile(r"'([a-z0-9][a-z0-9-]*)'")
+
+
 @bp.app_template_global()
 def explain_skip(message: str, titles: dict[str, str]) -> str:
-    """The grader's "depends on '<check id>'" in the learner's language, naming the check's title."""
+    """Check ids in feedback replaced by titles: "depends on '<id>'" becomes a sentence in the
+    learner's language, and any other quoted check id becomes the check's title."""
     found = _DEPENDS.match(str(message))
-    if not found:
-        return message
-    return _("Not run: “%(title)s” has to pass first.", title=titles.get(found.group(1), found.group(1)))
+    if found:
+        return _("Not run: “%(title)s” has to pass first.",
+                 title=titles.get(found.group(1), found.group(1)))
+    return _QUOTED_ID.sub(lambda m: f"“{titles[m.group(1)]}”" if m.group(1) in titles
+                          else m.group(0), str(message))
 
 
 @bp.app_template_global()

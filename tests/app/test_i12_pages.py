@@ -142,3 +142,11 @@ def test_skipped_check_is_explained_by_title_in_japanese(app):
     with app.test_request_context(headers={"Accept-Language": "ja"}):
         text = explain_skip("depends on 'distances-shape'", {"distances-shape": "形状が正しい"})
     assert "形状が正しい" in text and "distances-shape" not in text and "depends" not in text
+
+
+def test_quoted_check_ids_in_messages_become_titles(app):
+    from app.progress.routes import explain_skip
+    with app.test_request_context():
+        text = explain_skip("stopped because of the mistake reported under 'update-after-step'.",
+                            {"update-after-step": "update() after step()"})
+    assert text == "stopped because of the mistake reported under “update() after step()”."

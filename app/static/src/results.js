@@ -53,6 +53,12 @@ export function explainSkip(message, titles, strings) {
   return strings.depends_on.replace("{title}", titles[found[1]] || found[1]);
 }
 
+// Other messages may name a check by its id in quotes ('update-after-step'): show its title.
+export function titledChecks(message, titles) {
+  return String(message || "").replace(/'([a-z0-9][a-z0-9-]*)'/g,
+    (whole, id) => (Object.hasOwn(titles, id) ? `“${titles[id]}”` : whole));
+}
+
 function testItem(test, strings, onLine, titles) {
   const status = ["pass", "fail", "error", "skip"].includes(test.status) ? test.status : "error";
   const item = el("li", `test ${status}`);
@@ -62,7 +68,8 @@ function testItem(test, strings, onLine, titles) {
   if (Number.isInteger(test.line) && status !== "pass") head.append(lineButton(test.line, strings, onLine));
   head.append(el("span", `badge ${status}`, strings[status]));
   item.append(head);
-  const message = status === "skip" ? explainSkip(test.message, titles, strings) : test.message;
+  const message = titledChecks(
+    status === "skip" ? explainSkip(test.message, titles, strings) : test.message, titles);
   if (message) item.append(richText("p", "test-message", message));
   if (test.hint && status !== "pass") {
     const hint = richText("p", "test-hint", test.hint);
