@@ -8,7 +8,7 @@ from typing import Any
 import click
 from flask import Flask
 
-from app import config, content, crossorigin, errors, i18n, ratelimits, security
+from app import assets, config, content, crossorigin, errors, i18n, ratelimits, security
 from app.accounts import login
 from app.extensions import db, migrate
 from app.grading import queue
@@ -43,6 +43,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     content.init_app(app)
     queue.init_app(app)
+    assets.init_app(app)  # fingerprinted, long-cached, compressed static files
 
     from app.accounts import bp as accounts_bp
     from app.api import bp as api_bp

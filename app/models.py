@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Index, String, Text
+from sqlalchemy import JSON, DateTime, Index, String, Text, func, or_, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
@@ -57,4 +57,26 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
             "exercise": self.exercise_id,
             "status": self.status,
             "result": self.result if self.status == "done" else None,
+            "queue_position": self.queue_position(),
+            "elapsed_s": self.elapsed_s(),
         }
+
+    def queue_position(self) -> int | None:
+        """1-based place among queued submissions (older ones go first); None unless queued."""
+        if self.status != "queued":
+            return None
+        ahead = db.session.scalar(
+            select(func.count()).select_from(Submission).where(
+                Submission.status == "queued",
+                or_(Submission.created_at < self.created_at,
+                    (Submission.created_at == self.created_at) & (Submission.id < self.id))))
+        return int(ahead or 0) + 1
+
+    def elapsed_s(self) -> float | None:
+        """Seconds since grading started, while it runs; None otherwise."""
+        if self.status != "running" or self.started_at is None:
+            return None
+        started = self.started_at
+        if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
+            started = started.replace(tzinfo=UTC)
+        return round(max(0.0, (utcnow() - started).total_seconds()), 1)

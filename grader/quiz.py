@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 import tomllib
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from grader.quiz_schema import QuizConfig
 from grader.results import TestResult, summarize
 
 __all__ = ["QUIZ_FILE", "QuizAnswerError", "grade_quiz", "key_answers", "load_quiz",
-           "public_questions", "validate_quiz"]
+           "public_questions", "shuffled_questions", "validate_quiz", "wrong_tries"]
 
 QUIZ_FILE = "quiz.toml"
 
@@ -87,6 +89,16 @@ def public_questions(exercise: Exercise, lang: str = "en") -> list[dict[str, Any
     return questions
 
 
+def shuffled_questions(exercise: Exercise, lang: str, seed: str) -> list[dict[str, Any]]:
+    """public_questions with each question's choices in an order fixed by seed (one per attempt)."""
+    questions = public_questions(exercise, lang)
+    for question in questions:
+        if "choices" in question:
+            # Not a secret: the order only has to differ between attempts, reproducibly.
+            random.Random(f"{seed}:{question['id']}").shuffle(question["choices"])  # noqa: S311
+    return questions
+
+
 _VERDICT = {
     True: {"en": "Right.", "ja": "正解です。"},
     False: {"en": "Not quite.", "ja": "不正解です。"},
@@ -97,27 +109,57 @@ _BLANK = {
 }
 
 
-def grade_quiz(exercise: Exercise, answers: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+_TRY_AGAIN = {
+    "en": "Think it over and try again: the explanation is shown after {left} more wrong "
+          "{tries} or a right answer.",
+    "ja": "もう一度考えてみましょう。正解するか、あと {left} 回まちがえると解説が表示されます。",
+}
+_LATE = {
+    "en": "Right, after the explanation was shown: no points for this question.",
+    "ja": "正解です。ただし解説が表示された後なので、この問題の得点はありません。",
+}
+
+
+def _joined(lang: str, *parts: str) -> str:
+    # Japanese sentences follow one another without a space.
+    return ("" if lang == "ja" else " ").join(p for p in parts if p)
+
+
+def grade_quiz(exercise: Exercise, answers: dict[str, Any], lang: str = "en",
+               wrong_before: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Grade answers into a results document v1: one test per question, in the file's order.
 
-    Raises QuizAnswerError before grading anything when an answer cannot be read, so a bad
-    request never half-counts.
+    wrong_before: question id -> how many wrong answers this learner already gave to it. The
+    explanation (it names the right answer) is shown only after a right answer or once the
+    quiz's `reveal_after` wrong answers are reached; a right answer given after that earns
+    no points. Raises QuizAnswerError before grading anything when an answer cannot be read,
+    so a bad request never half-counts.
     """
     quiz = load_quiz(exercise)
     check_answers_shape(quiz, answers)
+    wrong_before = wrong_before or {}
+    lang = lang if lang in _BLANK else "en"
     given = {q.id: normalize(q, answers.get(q.id)) for q in quiz.questions}
     tests = []
     for question in quiz.questions:
         value = given[question.id]
         right = value is not None and is_right(question, value)
+        earlier = wrong_before.get(question.id, 0)
+        revealed_before = earlier >= quiz.reveal_after
+        explanation = question.explanation.get(lang)
+        points = question.points if right and not revealed_before else 0
         if value is None:
             # A blank answer keeps the explanation back: it would give the key away for free.
-            message = _BLANK[lang if lang in _BLANK else "en"]
+            message = _BLANK[lang]
+        elif right:
+            message = _joined(lang, _LATE[lang] if revealed_before else _VERDICT[True][lang],
+                              explanation)
+        elif earlier + 1 >= quiz.reveal_after:
+            message = _joined(lang, _VERDICT[False][lang], explanation)
         else:
-            verdict = _VERDICT[right].get(lang, _VERDICT[right]["en"])
-            # Japanese sentences follow one another without a space.
-            joiner = "" if lang == "ja" else " "
-            message = f"{verdict}{joiner}{question.explanation.get(lang)}"
+            left = quiz.reveal_after - earlier - 1
+            hint = _TRY_AGAIN[lang].format(left=left, tries="try" if left == 1 else "tries")
+            message = _joined(lang, _VERDICT[False][lang], hint)
         tests.append(
             TestResult(
                 name=question.id,
@@ -125,7 +167,7 @@ def grade_quiz(exercise: Exercise, answers: dict[str, Any], lang: str = "en") ->
                 title=question.text.get(lang),
                 status="pass" if right else "fail",
                 message=message,
-                points=question.points if right else 0,
+                points=points,
                 max_points=question.points,
             )
         )
@@ -136,6 +178,18 @@ def grade_quiz(exercise: Exercise, answers: dict[str, Any], lang: str = "en") ->
         else f"{right_count} of {len(tests)} questions right."
     )
     return summarize(exercise.id, tests, message=summary).to_dict()
+
+
+def wrong_tries(attempts: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, int]:
+    """question id -> wrong (not blank) answers over earlier (answers, result) pairs."""
+    counts: dict[str, int] = {}
+    for answers, result in attempts:
+        for test in (result or {}).get("tests") or []:
+            qid = test.get("check")
+            answered = answers.get(qid) not in (None, "", [])
+            if test.get("status") == "fail" and answered:
+                counts[qid] = counts.get(qid, 0) + 1
+    return counts
 
 
 def key_answers(exercise: Exercise) -> dict[str, Any]:

@@ -99,6 +99,10 @@ class QuizConfig(BaseModel):
     """The contents of quiz.toml."""
 
     model_config = ConfigDict(extra="forbid")
+    # Wrong answers to one question before its explanation (which names the right answer) is
+    # shown; a right answer shows it at once. A question answered right only after that
+    # earns no points, so retrying with the revealed answer cannot raise the score.
+    reveal_after: int = Field(default=2, ge=1, le=10)
     questions: list[Question] = Field(min_length=1)
 
     @model_validator(mode="after")

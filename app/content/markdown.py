@@ -11,6 +11,7 @@ import yaml
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -37,6 +38,9 @@ def make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "highlight": _highlight})
     md.enable("table")
     md.use(front_matter_plugin).use(admon_plugin)
+    # Section headings get ids and a "#" link, so a lesson's sections can be linked to and
+    # listed in its table of contents (app/lessons/routes.py reads the ids back).
+    md.use(anchors_plugin, min_level=2, max_level=3, permalink=True, permalinkSymbol="#")
     return md
 
 

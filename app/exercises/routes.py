@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import abort, make_response, redirect, render_template, url_for
+from flask import abort, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key, storage_scope
@@ -13,7 +13,9 @@ from app.exercises import bp
 from app.exercises.strings import editor_strings
 from app.i18n import current_lang
 from app.progress import drafts
+from app.progress.history import submissions_of
 from app.progress.records import sort_key
+from app.progress.status import learner_progress
 from grader.loader import Exercise
 
 
@@ -62,6 +64,25 @@ def _server_draft(exercise: Exercise) -> dict[str, object] | None:
     return {"code": draft.code, "at": int(sort_key(draft.updated_at) * 1000)}
 
 
+def _last_submission(exercise: Exercise) -> dict[str, object] | None:
+    """The learner's latest submission of this exercise (the page shows its result on return)."""
+    subs = submissions_of(learner_key(), exercise.id)
+    if not subs:
+        return None
+    return {**subs[-1].to_api(), "url": url_for("progress.submission", submission_id=subs[-1].id)}
+
+
+def _restored(exercise: Exercise) -> dict[str, object] | None:
+    """A past submission the learner asked to reopen (?restore=<id>), if it is theirs."""
+    wanted = request.args.get("restore", "")
+    if not wanted:
+        return None
+    mine = [s for s in submissions_of(learner_key(), exercise.id) if s.id == wanted]
+    if not mine:
+        return None
+    return {"code": mine[0].code, "created_at": mine[0].created_at.isoformat()}
+
+
 @bp.get("/exercises/<exercise_id>")
 def show(exercise_id: str) -> str | Response:
     exercise = exercise_catalog().get(exercise_id)
@@ -85,6 +106,9 @@ def show(exercise_id: str) -> str | Response:
         lesson=lesson,
         before=siblings[at - 1] if at > 0 else None,
         after=siblings[at + 1] if at + 1 < len(siblings) else None,
+        progress=learner_progress(learner_key()).get(exercise.id),
+        last_submission=_last_submission(exercise),
+        restored=_restored(exercise),
         submit_url=url_for("api.submit", exercise_id=exercise.id),
         draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
         draft_scope=storage_scope(),

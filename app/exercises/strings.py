@@ -34,4 +34,14 @@ def editor_strings() -> dict[str, str]:
         "error_output-limit": _("Too much output"),
         "error_runtime": _("Your code stopped with an error"),
         "error_internal": _("Grader problem (not your fault)"),
+        # {position}, {seconds}, {title}, {time} are filled in by the script.
+        "queued_at": _("Queued: number {position} in line…"),
+        "running_for": _("Grading… {seconds} s"),
+        "last_result": _("Your last submission:"),
+        "open_submission": _("details"),
+        "next_cta": _("Next exercise: {title} →"),
+        "lesson_done": _("You passed every check. Back to the lesson to choose what comes next."),
+        "restored": _("The code of your submission from {time} is in the editor. Submit it again or change it."),
+        "depends_on": _("Not run: “{title}” has to pass first."),
+        "solved": _("solved"),
     }

@@ -2,20 +2,62 @@
 
 from __future__ import annotations
 
+import html
+import re
+from dataclasses import dataclass
+
 from flask import abort, render_template, send_from_directory
 from werkzeug.wrappers import Response
 
+from app.accounts.identity import learner_key
 from app.content import exercise_catalog, lesson_catalog
 from app.i18n import current_lang
 from app.lessons import bp
+from app.progress.status import learner_progress
+
+# Headings as app/content/markdown.py renders them: <h2 id="...">text <a class="header-anchor"...
+_HEADING = re.compile(r'<h([23]) id="([^"]+)">(.*?)\s*<a class="header-anchor"', re.S)
+_TAG = re.compile(r"<[^>]+>")
+# A lesson's own last section may already introduce its exercises ("What the exercises
+# cover", "演習"); the page then lists them under it instead of repeating the heading.
+_EXERCISES_HEADING = re.compile(r"exercise|演習", re.I)
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    level: int
+    anchor: str
+    text: str
+
+
+def table_of_contents(body: str) -> list[TocEntry]:
+    """The h2 and h3 headings of rendered lesson HTML, in order."""
+    return [TocEntry(int(level), anchor, html.unescape(_TAG.sub("", text)).strip())
+            for level, anchor, text in _HEADING.findall(body)]
+
+
+def exercises_heading(toc: list[TocEntry]) -> TocEntry | None:
+    """The lesson's last h2 when it is about the exercises, else None."""
+    last = [entry for entry in toc if entry.level == 2][-1:]
+    return last[0] if last and _EXERCISES_HEADING.search(last[0].text) else None
 
 
 @bp.get("/")
 def course() -> str:
     lang = current_lang()
     lessons = lesson_catalog().all(lang)
-    counts = {lesson.slug: len(exercise_catalog().for_lesson(lesson.number)) for lesson in lessons}
-    return render_template("course.html", lessons=lessons, counts=counts)
+    progress = learner_progress(learner_key())
+    counts, solved, points = {}, {}, {}
+    for lesson in lessons:
+        exercises = exercise_catalog().for_lesson(lesson.number)
+        counts[lesson.slug] = len(exercises)
+        mine = [(e, progress[e.id]) for e in exercises if e.id in progress]
+        solved[lesson.slug] = sum(1 for _e, p in mine if p.solved)
+        # Points earned: each exercise's points times the learner's best score on it.
+        points[lesson.slug] = (round(sum(e.config.points * (p.best_score or 0) for e, p in mine)),
+                               sum(e.config.points for e in exercises))
+    return render_template("course.html", lessons=lessons, counts=counts, solved=solved,
+                           points=points)
 
 
 # The trailing slash matters: a lesson's Markdown refers to its images as img/name.svg,
@@ -28,8 +70,10 @@ def lesson(slug: str) -> str:
         abort(404)
     before, after = lesson_catalog().neighbours(slug, lang)
     exercises = exercise_catalog().for_lesson(found.number)
+    toc = table_of_contents(found.html)
     return render_template(
         "lesson.html", lesson=found, exercises=exercises, before=before, after=after,
+        toc=toc, own_heading=exercises_heading(toc), progress=learner_progress(learner_key()),
     )
 
 

@@ -2,17 +2,64 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from flask import abort, render_template
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
+from app.accounts.models import User
 from app.content import exercise_catalog, lesson_catalog
+from app.content.check_titles import check_titles as titles_from_tests
+from app.extensions import db
 from app.i18n import current_lang
 from app.progress import bp
 from app.progress.access import readable_submission
 from app.progress.diff import submission_diff
 from app.progress.history import entries, previous_of
 from app.progress.status import by_lesson, learner_progress
+from grader.loader import Exercise
+
+_BACKTICKS = re.compile(r"`([^`\n]+)`")
+_DEPENDS = re.compile(r"^depends on '([^']+)'$")
+
+
+@bp.app_template_filter("backticks")
+def backticks(text: object) -> Markup:
+    """Feedback marks code with backticks: escape everything, then show those spans as <code>."""
+    return Markup(_BACKTICKS.sub(r"<code>\1</code>", str(escape(str(text)))))  # noqa: S704
+
+
+@bp.app_template_global()
+def check_titles(tests: list[dict[str, Any]] | None) -> dict[str, str]:
+    """check id -> its title, from a results document's tests."""
+    return {t.get("check", ""): t.get("title") or t.get("check", "") for t in tests or []
+            if isinstance(t, dict)}
+
+
+_QUOTED_ID = re.compile(r"'([a-z0-9][a-z0-9-]*)'")
+
+
+@bp.app_template_global()
+def explain_skip(message: str, titles: dict[str, str]) -> str:
+    """Check ids in feedback replaced by titles: "depends on '<id>'" becomes a sentence in the
+    learner's language, and any other quoted check id becomes the check's title."""
+    found = _DEPENDS.match(str(message))
+    if found:
+        return _("Not run: “%(title)s” has to pass first.",
+                 title=titles.get(found.group(1), found.group(1)))
+    return _QUOTED_ID.sub(lambda m: f"“{titles[m.group(1)]}”" if m.group(1) in titles
+                          else m.group(0), str(message))
+
+
+@bp.app_template_global()
+def check_title_map(exercise: Exercise) -> dict[str, str]:
+    """check id -> title in the page's language, for pages that list checks by id."""
+    return titles_from_tests(exercise, current_lang())
 
 
 def _private(html: str) -> Response:
@@ -48,7 +95,11 @@ def submission(submission_id: str) -> Response:
     previous = previous_of(found)
     diff = submission_diff(previous, found) if previous else None
     title = exercise.config.title.get(current_lang()) if exercise else found.exercise_id
+    own = found.learner == learner_key()
+    owner = None if own else db.session.scalar(
+        select(User).where(User.learner_key == found.learner))
     return _private(render_template(
         "progress/submission.html", submission=found, exercise=exercise, title=title,
+        own=own, owner=owner,
         result=found.result if found.status == "done" else None,
         previous=previous, diff=diff))

@@ -12,9 +12,9 @@ from app.errors import json_error
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
-from app.quizzes.routes import quiz_or_none
+from app.quizzes.routes import grade_for, is_blank, quiz_or_none
 from app.quizzes.strings import text
-from grader.quiz import QuizAnswerError, grade_quiz, public_questions
+from grader.quiz import QuizAnswerError, public_questions, shuffled_questions
 
 
 def _lang(body: dict[str, Any]) -> str:
@@ -37,9 +37,11 @@ def api_questions(quiz_id: str) -> Response | tuple[Response, int]:
     lang = current_lang()
     if exercise is None:
         return json_error(404, "unknown_quiz", text("no_quiz", lang))
-    scores = attempts.scores(exercise.id, attempts.learner_key())
+    learner = attempts.learner_key()
+    scores = attempts.scores(exercise.id, learner)
+    questions = shuffled_questions(exercise, lang, f"{learner}:{exercise.id}:{scores.attempts}")
     return jsonify({"id": exercise.id, "title": exercise.config.title.get(lang),
-                    "questions": public_questions(exercise, lang), **scores.to_api()})
+                    "questions": questions, **scores.to_api()})
 
 
 @bp.post("/api/quizzes/<quiz_id>/answers")
@@ -51,15 +53,17 @@ def api_answers(quiz_id: str) -> Response | tuple[Response, int]:
     if body is None or not isinstance(body.get("answers"), dict):
         return json_error(400, "not_json", text("not_json", current_lang()))
     lang = _lang(body)
+    learner = attempts.learner_key()
+    if is_blank(body["answers"]):
+        return json_error(400, "empty_answers", text("empty", lang))
     try:
         # Stored as normalised: numbers as numbers, blanks dropped, nothing unbounded.
         answers = normalize_answers(public_questions(exercise), body["answers"])
-        result = grade_quiz(exercise, answers, lang)
+        result = grade_for(exercise, learner, answers, lang)
     except QuizAnswerError as exc:
         # json_error's body plus the question at fault, so a client can mark it.
         return jsonify({"error": "bad_answer", "message": exc.message(lang),
                         "question": exc.question}), 400
-    learner = attempts.learner_key()
     attempt = attempts.record(exercise.id, learner, answers, result, lang)
     response = jsonify({"attempt": attempt.id, "result": result,
                         **attempts.scores(exercise.id, learner).to_api()})

@@ -52,3 +52,12 @@ def find(attempt_id: str, exercise_id: str, learner: str) -> QuizAttempt | None:
     if attempt is None or attempt.learner != learner or attempt.exercise_id != exercise_id:
         return None
     return attempt
+
+
+def earlier(exercise_id: str, learner: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(answers, result) of every attempt of this learner on this quiz, oldest first."""
+    rows = db.session.execute(
+        select(QuizAttempt.answers, QuizAttempt.result)
+        .where(QuizAttempt.exercise_id == exercise_id, QuizAttempt.learner == learner)
+        .order_by(QuizAttempt.created, QuizAttempt.id))
+    return [(row.answers or {}, row.result or {}) for row in rows]

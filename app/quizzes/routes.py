@@ -19,7 +19,14 @@ from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
 from app.quizzes.strings import strings, text
 from grader.loader import Exercise, ExerciseLoadError
-from grader.quiz import QuizAnswerError, grade_quiz, public_questions
+from grader.quiz import (
+    QuizAnswerError,
+    grade_quiz,
+    load_quiz,
+    public_questions,
+    shuffled_questions,
+    wrong_tries,
+)
 
 log = logging.getLogger(__name__)
 CSRF_FIELD = "csrf_token"
@@ -74,6 +81,26 @@ def prefill(questions: list[dict[str, Any]], answers: dict[str, Any]) -> dict[st
     return shown
 
 
+def is_blank(answers: dict[str, Any]) -> bool:
+    """True when no question got an answer: such a submit is refused, never recorded as 0%."""
+    return all(value in (None, "", []) or (isinstance(value, str) and not value.strip())
+               for value in answers.values())
+
+
+def grade_for(exercise: Exercise, learner: str, answers: dict[str, Any], lang: str
+              ) -> dict[str, Any]:
+    """Grade with this learner's earlier wrong tries, so explanations follow the reveal rule."""
+    return grade_quiz(exercise, answers, lang,
+                      wrong_before=wrong_tries(attempts.earlier(exercise.id, learner)))
+
+
+def _neighbours(exercise: Exercise) -> tuple[Exercise | None, Exercise | None]:
+    siblings = exercise_catalog().for_lesson(exercise.config.lesson)
+    at = [item.id for item in siblings].index(exercise.id)
+    return (siblings[at - 1] if at > 0 else None,
+            siblings[at + 1] if at + 1 < len(siblings) else None)
+
+
 def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
           answers: dict[str, Any] | None = None, error: str = "", status: int = 200
           ) -> tuple[str, int]:
@@ -85,9 +112,12 @@ def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
     if not prompt.is_file():
         prompt = exercise.path / "prompt.md"
     results = {test["check"]: test for test in attempt.result["tests"]} if attempt else {}
-    questions = public_questions(exercise, lang)
+    scores = attempts.scores(exercise.id, learner)
+    # Choices in a new order for each attempt: position says nothing about the right one.
+    questions = shuffled_questions(exercise, lang, f"{learner}:{exercise.id}:{scores.attempts}")
     if answers is None:
         answers = attempt.answers if attempt else {}
+    before, after = _neighbours(exercise)
     html = render_template(
         "quizzes/quiz.html",
         exercise=exercise,
@@ -98,9 +128,12 @@ def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
         shown=prefill(questions, answers),
         attempt=attempt,
         results=results,
-        scores=attempts.scores(exercise.id, learner),
+        scores=scores,
         error=error,
         s=strings(lang),
+        reveal_after=load_quiz(exercise).reveal_after,
+        before=before,
+        after=after,
         md=inline_markdown,
     )
     return html, status
@@ -130,12 +163,15 @@ def answer(quiz_id: str) -> Response | tuple[str, int]:
         validate_csrf(request.form.get(CSRF_FIELD))
     except (ValidationError, CSRFError):
         return _page(exercise, answers=answers, error=text("bad_form", lang), status=400)
+    if is_blank(answers):
+        return _page(exercise, answers={}, error=text("empty", lang), status=400)
+    learner = attempts.learner_key()
     try:
         answers = normalize_answers(questions, answers)
-        result = grade_quiz(exercise, answers, lang)
+        result = grade_for(exercise, learner, answers, lang)
     except QuizAnswerError as exc:
         return _page(exercise, answers={}, error=exc.message(lang), status=400)
-    attempt = attempts.record(exercise.id, attempts.learner_key(), answers, result, lang)
+    attempt = attempts.record(exercise.id, learner, answers, result, lang)
     # Post/redirect/get: reloading the result page does not send the answers again.
     target = url_for("quizzes.show", quiz_id=exercise.id, attempt=attempt.id, _anchor="result")
     return redirect(target, code=303)

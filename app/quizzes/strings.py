@@ -7,10 +7,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson": {"en": "Lesson {number}", "ja": "レッスン {number}"},
     "submit": {"en": "Check my answers", "ja": "答え合わせをする"},
     "retry": {
-        "en": "Change any answer and check again: every attempt counts, the best one is kept.",
-        "ja": "答えを変えて、もう一度答え合わせができます。"
-              "すべての挑戦が記録され、最高点が残ります。",
+        "en": "Change any answer and check again. A question's explanation appears once you "
+              "answer it right or after {tries} wrong tries; a right answer given only after "
+              "that earns no points.",
+        "ja": "答えを変えて、もう一度答え合わせができます。解説は、正解したとき、"
+              "または {tries} 回まちがえたときに表示されます。解説が表示された後の正解には"
+              "得点がつきません。",
     },
+    "empty": {
+        "en": "No question was answered. Choose or type at least one answer, then check.",
+        "ja": "どの問題にも答えていません。少なくとも 1 問に答えてから答え合わせをしてください。",
+    },
+    "previous": {"en": "Previous", "ja": "前へ"},
+    "next": {"en": "Next", "ja": "次へ"},
     "best": {"en": "Best score", "ja": "最高点"},
     "last": {"en": "Last score", "ja": "前回の得点"},
     "attempts": {"en": "Attempts", "ja": "挑戦回数"},

@@ -232,3 +232,64 @@ def test_quiz_page_renders_for_a_logged_in_learner(app, lang):
     page = client.get(f"/quizzes/{QUIZ_ID}")
     assert page.status_code == 200
     assert 'action="/logout"' in page.get_data(as_text=True)
+
+
+# --- teaching instead of leaking (issue 12) ---------------------------------------------
+
+def test_a_wrong_answer_does_not_show_the_right_one_until_enough_tries(client):
+    wrong = {"pick-one": "alpha", "pick-many": ["x", "z"], "how-many": "4817"}
+    first = client.get(send(client, wrong).headers["Location"]).get_data(as_text=True)
+    assert "SECRET-EXPLANATION-ONE" not in first and "1 more wrong try" in first
+    assert "SECRET-EXPLANATION-TWO" in first  # answered right: its explanation is shown
+    second = client.get(send(client, wrong).headers["Location"]).get_data(as_text=True)
+    assert "SECRET-EXPLANATION-ONE" in second  # reveal_after = 2 (the default)
+
+
+def test_retrying_with_the_revealed_answer_earns_no_points_for_it(client):
+    wrong = {"pick-one": "alpha", "pick-many": ["x", "z"], "how-many": "4817"}
+    send(client, wrong)
+    send(client, wrong)
+    html = client.get(send(client, RIGHT).headers["Location"]).get_data(as_text=True)
+    assert 'id="best-score">67%' in html  # pick-one: right, but after its explanation
+
+
+def test_reveal_after_is_set_per_quiz(app, client, content):
+    quiz = Path(content["exercises"]) / QUIZ_ID / "quiz.toml"
+    quiz.write_text("reveal_after = 1\n" + QUIZ_TOML, encoding="utf-8")
+    html = client.get(send(client, {"pick-one": "alpha"}).headers["Location"]).get_data(as_text=True)
+    assert "SECRET-EXPLANATION-ONE" in html
+
+
+def test_an_empty_submit_is_refused_with_a_message_and_not_recorded(client):
+    response = send(client, {})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "No question was answered" in html and 'role="alert"' in html
+    assert "Not tried yet." in html  # nothing was recorded
+    api = client.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"how-many": ""}})
+    assert api.status_code == 400 and api.get_json()["error"] == "empty_answers"
+    assert client.get(f"/api/quizzes/{QUIZ_ID}").get_json()["attempts"] == 0
+
+
+def test_empty_submit_message_in_japanese(client):
+    client.get("/lang/ja?next=/")
+    assert "どの問題にも答えていません" in send(client, {}).get_data(as_text=True)
+
+
+def _order(html: str) -> list[str]:
+    return re.findall(r'name="pick-many" value="(\w+)"', html)
+
+
+def test_choices_are_shuffled_per_attempt(client):
+    orders = {tuple(_order(client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True)))}
+    assert client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True).count('value="y"') == 1
+    for _ in range(6):
+        location = send(client, {"pick-one": "alpha"}).headers["Location"]
+        orders.add(tuple(_order(client.get(location).get_data(as_text=True))))
+    assert len(orders) > 1
+    assert all(sorted(order) == ["x", "y", "z"] for order in orders)
+
+
+def test_quiz_page_links_to_its_neighbours(client):
+    html = client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True)
+    assert 'class="pager"' in html and 'rel="prev"' in html

@@ -56,8 +56,14 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
+def live_server(live_app: tuple[object, str]) -> str:
     """The real app with the repository's lessons and exercises, served over HTTP."""
+    return live_app[1]
+
+
+@pytest.fixture
+def live_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
+    """The served app and its URL, for tests that also prepare data (accounts, submissions)."""
     app = create_app({
         "SECRET_KEY": "browser-test",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.db'}",
@@ -68,7 +74,7 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    yield app, f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=10)
     app.extensions["grading_queue"].shutdown(wait=True)

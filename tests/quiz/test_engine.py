@@ -41,12 +41,16 @@ def test_all_right_passes_with_full_score(quiz):
     assert doc["message"] == "3 of 3 questions right."
 
 
-def test_wrong_answers_fail_and_show_the_explanation(quiz):
+def test_wrong_answers_fail_and_keep_the_explanation_back_until_enough_tries(quiz):
     answers = {"pick-one": "a", "pick-many": ["x"], "how-many": 3}
     doc = grade_quiz(quiz, answers, "en")
     assert doc["status"] == "fail" and doc["score"] == 0.0
     tests = by_check(doc)
-    assert tests["pick-one"]["message"] == "Not quite. Because B-EXPLAINED."
+    # First wrong try (reveal_after defaults to 2): no explanation, it names the right answer.
+    assert "B-EXPLAINED" not in tests["pick-one"]["message"]
+    assert "1 more wrong try" in tests["pick-one"]["message"]
+    second = by_check(grade_quiz(quiz, answers, "en", wrong_before={"pick-one": 1}))
+    assert second["pick-one"]["message"] == "Not quite. Because B-EXPLAINED."
     assert tests["pick-many"]["status"] == "fail"  # a subset of the key is not enough
     assert tests["how-many"]["title"] == "How many?"
 
@@ -123,3 +127,33 @@ def test_key_answers_round_trip_through_json(quiz):
     # key_answers is what `grader validate` grades: it must survive the JSON API's encoding.
     answers = json.loads(json.dumps(key_answers(quiz)))
     assert grade_quiz(quiz, answers)["score"] == 1.0
+
+
+def test_a_right_answer_after_the_reveal_earns_no_points(quiz):
+    key = {"pick-one": "b", "pick-many": ["x", "z"], "how-many": 2.5}
+    doc = grade_quiz(quiz, key, "en", wrong_before={"pick-one": 2})
+    tests = by_check(doc)
+    assert tests["pick-one"]["status"] == "pass" and tests["pick-one"]["points"] == 0
+    assert "no points" in tests["pick-one"]["message"]
+    assert doc["score"] < 1.0
+
+
+def test_wrong_tries_count_only_answered_wrong_questions():
+    from grader.quiz import wrong_tries
+    result = {"tests": [{"check": "a", "status": "fail"}, {"check": "b", "status": "fail"},
+                        {"check": "c", "status": "pass"}]}
+    assert wrong_tries([({"a": "x", "b": ""}, result), ({"a": "y"}, result)]) == {"a": 2}
+
+
+def test_shuffled_choices_depend_on_the_seed_and_keep_every_choice(quiz):
+    from grader.quiz import public_questions, shuffled_questions
+    plain = {q["id"]: [c["id"] for c in q.get("choices", [])] for q in public_questions(quiz)}
+    orders = set()
+    for seed in range(12):
+        got = {q["id"]: [c["id"] for c in q.get("choices", [])]
+               for q in shuffled_questions(quiz, "en", f"learner:{seed}")}
+        assert {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in plain.items()}
+        orders.add(tuple(tuple(v) for v in got.values()))
+        assert got == {q["id"]: [c["id"] for c in q.get("choices", [])]
+                       for q in shuffled_questions(quiz, "en", f"learner:{seed}")}
+    assert len(orders) > 1

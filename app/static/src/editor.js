@@ -20,7 +20,8 @@ function readJson(id) {
   return JSON.parse(document.getElementById(id).textContent);
 }
 
-function showProgress(list, status) {
+// Resets every step before marking the current one: a new submission starts from scratch.
+export function showProgress(list, status) {
   list.hidden = false;
   const at = STEPS.indexOf(status);
   for (const item of list.querySelectorAll("li")) {
@@ -29,6 +30,26 @@ function showProgress(list, status) {
     item.classList.toggle("complete", index < at || status === "done");
   }
   list.dataset.status = status;
+}
+
+function resetProgress(list) {
+  for (const item of list.querySelectorAll("li")) item.classList.remove("active", "complete");
+  delete list.dataset.status;
+  list.hidden = true;
+}
+
+// What the button says while the learner waits: place in the queue, then seconds of grading.
+// The server's figure is refreshed on each poll; a local clock ticks between polls.
+function waitLabel(strings, status, body, since) {
+  if (status === "queued" && Number.isInteger(body.queue_position)) {
+    return strings.queued_at.replace("{position}", body.queue_position);
+  }
+  if (status === "running") {
+    const base = typeof body.elapsed_s === "number" ? body.elapsed_s : 0;
+    const seconds = Math.floor(base + (Date.now() - since) / 1000);
+    return strings.running_for.replace("{seconds}", seconds);
+  }
+  return strings[status] || strings.submitting;
 }
 
 function setUp(root) {
@@ -58,10 +79,16 @@ function setUp(root) {
     (code, options) => (draftUrl ? saveServerDraft(draftUrl, code, options) : null),
     1500,
   );
-  // Leaving the page sends what the pause has not sent yet.
-  window.addEventListener("pagehide", () => saveRemote.flush({ keepalive: true }));
+  // Leaving the page (reload, link, language switch, tab hidden) writes what the pauses have
+  // not written yet: localStorage at once, the server with a request that outlives the page.
+  const flushAll = () => {
+    save.flush();
+    saveRemote.flush({ keepalive: true });
+  };
+  window.addEventListener("pagehide", flushAll);
+  window.addEventListener("beforeunload", flushAll);
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") saveRemote.flush({ keepalive: true });
+    if (document.visibilityState === "hidden") flushAll();
   });
 
   const view = new EditorView({
@@ -95,8 +122,77 @@ function setUp(root) {
     draftNote.textContent = strings.draft_restored;
     draftNote.hidden = false;
   }
+  // "Open in the editor" from the history: that submission's code replaces the editor's.
+  const restored = readJson("restored-submission");
+  if (restored && typeof restored.code === "string") {
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: restored.code } });
+    const when = new Date(restored.created_at).toLocaleString(document.documentElement.lang);
+    draftNote.textContent = strings.restored.replace("{time}", when);
+    draftNote.hidden = false;
+    // Drop ?restore= so a reload shows the learner's draft rather than restoring again.
+    window.history.replaceState(null, "", window.location.pathname);
+  }
 
   const onLine = (line) => goToLine(view, line);
+
+  const nextStep = document.getElementById("next-step");
+  const lastNote = document.getElementById("last-note");
+  const submitState = document.getElementById("submit-state");
+
+  function showNext(result) {
+    nextStep.replaceChildren();
+    nextStep.hidden = result.status !== "pass";
+    if (nextStep.hidden) return;
+    if (root.dataset.nextUrl) {
+      const link = document.createElement("a");
+      link.className = "button primary";
+      link.href = root.dataset.nextUrl;
+      link.textContent = strings.next_cta.replace("{title}", root.dataset.nextTitle);
+      nextStep.append(link);
+    } else {
+      nextStep.textContent = strings.lesson_done;
+    }
+    const state = document.getElementById("exercise-state");
+    if (state) {
+      const badge = document.createElement("span");
+      badge.className = "state solved";
+      badge.textContent = strings.solved;
+      state.replaceChildren(badge);
+    }
+  }
+
+  // Follows one submission until it is graded, saying where it is on the button.
+  async function follow(id, firstBody) {
+    let status = firstBody.status;
+    let body = firstBody;
+    let since = Date.now();
+    const label = () => {
+      const text = waitLabel(strings, status, body, since);
+      submitButton.textContent = text;
+      submitState.textContent = text;
+    };
+    label();
+    showProgress(progress, status);
+    const tick = setInterval(label, 1000);
+    try {
+      return await waitForResult(id, (nextStatus, nextBody) => {
+        status = nextStatus;
+        body = nextBody;
+        since = Date.now();
+        showProgress(progress, status);
+        label();
+      });
+    } finally {
+      clearInterval(tick);
+      submitState.textContent = "";
+    }
+  }
+
+  function present(result) {
+    showResult(results, result, strings, onLine);
+    markFailingLines(view, failingLinesOf(result));
+    showNext(result);
+  }
 
   async function submit() {
     if (busy) return;
@@ -104,21 +200,51 @@ function setUp(root) {
     submitButton.disabled = true;
     submitButton.textContent = strings.submitting;
     results.replaceChildren();
+    resetProgress(progress);
+    nextStep.hidden = true;
+    lastNote.hidden = true;
     markFailingLines(view, []);
     try {
       const code = view.state.doc.toString();
       saveDraft(scope, exerciseId, code);
+      save.cancel();
       saveRemote.cancel();
       if (draftUrl) saveServerDraft(draftUrl, code); // not awaited: grading need not wait
       const sent = await submitCode(root.dataset.submitUrl, code, document.documentElement.lang);
-      showProgress(progress, sent.status);
-      const result = await waitForResult(sent.id, (status) => showProgress(progress, status));
-      showResult(results, result, strings, onLine);
-      markFailingLines(view, failingLinesOf(result));
+      present(await follow(sent.id, sent));
     } catch (error) {
       const refused = error instanceof RequestError && error.message !== "timeout";
       showProblem(results, refused ? `${strings.request_error} ${error.message}` : strings.network_error);
-      progress.hidden = true;
+      resetProgress(progress);
+    } finally {
+      busy = false;
+      submitButton.disabled = false;
+      submitButton.textContent = strings.submit;
+    }
+  }
+
+  // Coming back to the exercise: the last result is shown again, or still awaited.
+  async function resume(last) {
+    if (!last) return;
+    const when = new Date(last.created_at || Date.now());
+    lastNote.textContent = `${strings.last_result} ${when.toLocaleString(document.documentElement.lang)}`;
+    if (last.url) {
+      const link = document.createElement("a");
+      link.href = last.url;
+      link.textContent = strings.open_submission;
+      lastNote.append(" (", link, ")");
+    }
+    lastNote.hidden = false;
+    if (last.status === "done" && last.result) {
+      present(last.result);
+      return;
+    }
+    busy = true;
+    submitButton.disabled = true;
+    try {
+      present(await follow(last.id, last));
+    } catch {
+      resetProgress(progress);
     } finally {
       busy = false;
       submitButton.disabled = false;
@@ -141,6 +267,7 @@ function setUp(root) {
   resetButton.addEventListener("click", reset);
   submitButton.disabled = false;
   resetButton.disabled = false;
+  resume(readJson("last-submission"));
 
   // A small handle for automation (the browser test) and the console; not used by the page.
   window.laipEditor = {

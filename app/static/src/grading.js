@@ -30,15 +30,12 @@ export async function waitForResult(id, onStatus, { maxWaitMs = 10 * 60 * 1000 }
   const url = `/api/submissions/${encodeURIComponent(id)}`;
   const started = Date.now();
   let delay = 400;
-  let lastStatus = null;
   while (Date.now() - started < maxWaitMs) {
     const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
     const body = await readJson(response);
     if (!response.ok) throw new RequestError(body.message || `HTTP ${response.status}`);
-    if (body.status !== lastStatus) {
-      lastStatus = body.status;
-      onStatus(body.status);
-    }
+    // Every poll reports: the queue position and elapsed seconds change while the status does not.
+    onStatus(body.status, body);
     if (body.status === "done") return body.result;
     await sleep(delay);
     delay = Math.min(delay * 1.5, 2000);

@@ -26,7 +26,8 @@ function lineButton(line, strings, onLine) {
 
 function verdict(result, strings) {
   const status = ["pass", "fail", "error"].includes(result.status) ? result.status : "error";
-  const box = el("p", `verdict ${status}`, strings[`verdict_${status}`]);
+  const box = el("p", `verdict ${status}`);
+  box.append(el("span", "verdict-text", strings[`verdict_${status}`]));
   box.dataset.status = status;
   if (status !== "error" && typeof result.score === "number") {
     box.append(el("span", "score", `${strings.score}: ${Math.round(result.score * 100)}%`));
@@ -42,7 +43,23 @@ function errorDetail(result, strings, onLine) {
   return box;
 }
 
-function testItem(test, strings, onLine) {
+// The grader says "depends on '<check id>'" for a check it skipped; learners know checks by
+// their titles (in their language), never by internal ids.
+const DEPENDS = /^depends on '([^']+)'$/;
+
+export function explainSkip(message, titles, strings) {
+  const found = DEPENDS.exec(String(message || ""));
+  if (!found) return message;
+  return strings.depends_on.replace("{title}", titles[found[1]] || found[1]);
+}
+
+// Other messages may name a check by its id in quotes ('update-after-step'): show its title.
+export function titledChecks(message, titles) {
+  return String(message || "").replace(/'([a-z0-9][a-z0-9-]*)'/g,
+    (whole, id) => (Object.hasOwn(titles, id) ? `“${titles[id]}”` : whole));
+}
+
+function testItem(test, strings, onLine, titles) {
   const status = ["pass", "fail", "error", "skip"].includes(test.status) ? test.status : "error";
   const item = el("li", `test ${status}`);
   item.dataset.check = test.check || "";
@@ -51,7 +68,9 @@ function testItem(test, strings, onLine) {
   if (Number.isInteger(test.line) && status !== "pass") head.append(lineButton(test.line, strings, onLine));
   head.append(el("span", `badge ${status}`, strings[status]));
   item.append(head);
-  if (test.message) item.append(richText("p", "test-message", test.message));
+  const message = titledChecks(
+    status === "skip" ? explainSkip(test.message, titles, strings) : test.message, titles);
+  if (message) item.append(richText("p", "test-message", message));
   if (test.hint && status !== "pass") {
     const hint = richText("p", "test-hint", test.hint);
     hint.prepend(el("strong", null, `${strings.hint}: `));
@@ -76,7 +95,8 @@ export function showResult(container, result, strings, onLine) {
   const tests = result.tests || [];
   if (tests.length) {
     const list = el("ol", "test-list");
-    for (const test of tests) list.append(testItem(test, strings, onLine));
+    const titles = Object.fromEntries(tests.map((test) => [test.check, test.title || test.name]));
+    for (const test of tests) list.append(testItem(test, strings, onLine, titles));
     container.append(list);
   }
   if (Array.isArray(result.advice) && result.advice.length) {
