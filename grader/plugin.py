@@ -11,7 +11,7 @@ import pytest
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
 from grader.results import TestResult
-from grader.testing import CheckInfo, Feedback, check_info, localize
+from grader.testing import CheckInfo, Feedback, NotChecked, check_info, localize
 
 
 class AuthoringError(Exception):
@@ -128,6 +128,10 @@ class GraderPlugin:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[Any]):  # type: ignore[no-untyped-def]
         outcome = yield
         report = outcome.get_result()
+        if call.excinfo is not None and isinstance(call.excinfo.value, NotChecked):
+            # The subject of the check never happened: a skip that says why, in the learner's language.
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), 0, localize(call.excinfo.value.message, self._lang))
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self._record(item, report, call)
         if self._learner.fatal is not None:

@@ -30,6 +30,14 @@ class Feedback(AssertionError):
         self.hint = hint
 
 
+class NotChecked(Exception):
+    """Raised by a check whose subject never happened: recorded as skipped (no points), never passed."""
+
+    def __init__(self, message: Text):
+        super().__init__(localize(message, "en"))
+        self.message = message
+
+
 @dataclass(frozen=True)
 class CheckInfo:
     """What the results document says about a check besides its outcome.
