@@ -54,10 +54,12 @@ def extras(result: dict[str, Any], *, clip_asked: bool = False) -> dict[str, lis
     lrs = [e.get("lr") for e in steps]
     if len({tuple(lr or ()) for lr in lrs}) > 1:
         found["lr"] = lrs
+    scaled = any(e.get("kind") == "scale" for e in events)  # without a scaler there is nothing to unscale
     if not clip_asked:
         clips, pending = [], None
         for event in events:
-            if event.get("kind") == "clip" and event.get("unscaled") is not False and event.get("limit"):
+            if event.get("kind") == "clip" and (event.get("unscaled") is not False or not scaled) \
+                    and event.get("limit"):
                 pending = {"fn": event.get("fn"), "limit": event["limit"], "norm_type": event.get("norm_type")}
             elif event.get("kind") == "optimizer-step":
                 clips.append(pending)
