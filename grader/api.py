@@ -20,3 +20,29 @@ def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
         detail = f"{type(exc).__name__}: {exc}"
         return error_result(exercise.id, "internal",
                             run_error("internal", lang, detail=detail)).to_dict()
+
+
+# ---- everything else the web app uses: it imports the grader only through this module ----
+# (re-exports and thin wrappers; the late imports keep `import grader.api` light and free of cycles)
+
+from grader.kinds import KINDS, LESSONS, Kind  # noqa: E402
+from grader.loader import CONFIG_FILE, ExerciseLoadError, ExerciseSet, load_exercises  # noqa: E402
+from grader.quiz import QuizAnswerError, grade_quiz, key_answers, load_quiz, public_questions  # noqa: E402
+
+__all__ = [
+    "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "Kind", "QuizAnswerError",
+    "check_exercise", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises", "load_quiz",
+    "public_questions",
+]
+
+
+def check_exercise(exercise: Exercise, sandbox: str | None = None) -> Any:
+    """The instructor check of one folder (grader.validate.FolderReport: folder, ok, problems)."""
+    from grader.validate import check_exercise as check  # late: validation grades through this module
+
+    return check(exercise, sandbox)
+
+
+def internal_error(exercise_id: str, lang: str, detail: str = "") -> dict[str, Any]:
+    """A results document for a platform fault (the learner is not blamed), as a dict."""
+    return error_result(exercise_id, "internal", run_error("internal", lang, detail=detail)).to_dict()

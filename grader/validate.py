@@ -26,7 +26,7 @@ def _not_passed(doc: dict) -> str:
                      for t in doc["tests"] if t["status"] != "pass")
 
 
-def _check_code(exercise: Exercise, sandbox: str | None) -> list[str]:
+def check_code(exercise: Exercise, sandbox: str | None) -> list[str]:
     """The solution passes every check (none skipped, score 1.0); the untouched starter scores 0."""
     problems = []
     solved = grade_code(exercise, exercise.solution_path.read_text(encoding="utf-8"), sandbox=sandbox)
@@ -47,18 +47,9 @@ def _check_code(exercise: Exercise, sandbox: str | None) -> list[str]:
     return problems
 
 
-def _check_quiz(exercise: Exercise) -> list[str]:
-    from grader import quiz  # written alongside the quiz engine
-
-    return list(quiz.validate_quiz(exercise))
-
-
 def check_exercise(exercise: Exercise, sandbox: str | None = None) -> FolderReport:
     try:
-        if exercise.config.kind == "quiz":
-            problems = _check_quiz(exercise)
-        else:
-            problems = _check_code(exercise, sandbox)
+        problems = list(exercise.kind.validator(exercise, sandbox))
     except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
         problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
     return FolderReport(folder=exercise.id, ok=not problems, problems=problems)

@@ -13,7 +13,7 @@ from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.routes import quiz_or_none
 from app.quizzes.strings import text
-from grader.quiz import QuizAnswerError, grade_quiz, public_questions
+from grader.api import QuizAnswerError, grade_quiz, public_questions
 
 
 def _lang(body: dict[str, Any]) -> str:

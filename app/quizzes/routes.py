@@ -17,8 +17,7 @@ from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.strings import strings, text
-from grader.loader import Exercise, ExerciseLoadError
-from grader.quiz import QuizAnswerError, grade_quiz, public_questions
+from grader.api import Exercise, ExerciseLoadError, QuizAnswerError, grade_quiz, public_questions
 
 log = logging.getLogger(__name__)
 CSRF_FIELD = "csrf_token"
