@@ -49,3 +49,37 @@ def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
         return False
     pool.start()
     return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size
+
+
+# ---- everything else the web app uses: it imports the grader only through this module ----
+# (re-exports and thin wrappers; the late imports keep `import grader.api` light and free of cycles)
+
+from grader.kinds import KINDS, LESSONS, Kind  # noqa: E402
+from grader.loader import CONFIG_FILE, ExerciseLoadError, ExerciseSet, load_exercises  # noqa: E402
+from grader.quiz import (  # noqa: E402
+    QuizAnswerError,
+    grade_quiz,
+    key_answers,
+    load_quiz,
+    public_questions,
+    shuffled_questions,
+    wrong_tries,
+)
+
+__all__ = [
+    "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "Kind", "QuizAnswerError",
+    "check_exercise", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises", "load_quiz",
+    "public_questions", "run_code", "shuffled_questions", "warm_up", "wrong_tries",
+]
+
+
+def check_exercise(exercise: Exercise, sandbox: str | None = None) -> Any:
+    """The instructor check of one folder (grader.validate.FolderReport: folder, ok, problems)."""
+    from grader.validate import check_exercise as check  # late: validation grades through this module
+
+    return check(exercise, sandbox)
+
+
+def internal_error(exercise_id: str, lang: str, detail: str = "") -> dict[str, Any]:
+    """A results document for a platform fault (the learner is not blamed), as a dict."""
+    return error_result(exercise_id, "internal", run_error("internal", lang, detail=detail)).to_dict()

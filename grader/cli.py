@@ -40,8 +40,8 @@ def cmd_grade(options: argparse.Namespace) -> int:
         code = read_submission(Path(options.submission))
     except (OSError, ValueError) as exc:
         return _fail(str(exc))
-    if exercise.config.kind != "code":
-        return _fail(f"{exercise.id} is a quiz; it has no code to grade")
+    if not exercise.kind.accepts_code:
+        return _fail(f"{exercise.id} is a {exercise.config.kind}; it has no code to grade")
     doc = grade_code(exercise, code, lang=options.lang, sandbox=options.sandbox)
     if options.json:
         print(json.dumps(doc, ensure_ascii=False, indent=2))

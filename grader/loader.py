@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from grader.kinds import KINDS, Kind
 from grader.schema import ExerciseConfig
 
 CONFIG_FILE = "exercise.toml"
@@ -33,6 +34,11 @@ class Exercise:
     @property
     def id(self) -> str:
         return self.config.id
+
+    @property
+    def kind(self) -> Kind:
+        """What this kind of exercise needs and where it is shown (grader.kinds)."""
+        return KINDS[self.config.kind]
 
     def text(self, name: str) -> str:
         """A file of the folder as text, '' when it is absent."""
@@ -98,8 +104,7 @@ def load_exercise(folder: Path) -> Exercise:
         raise ExerciseLoadError(
             folder, CONFIG_FILE, [f"field 'id': '{config.id}' must match the folder name"]
         )
-    required = ["prompt.md"]
-    required += ["quiz.toml"] if config.kind == "quiz" else ["starter.py", "solution.py", "tests"]
+    required = ["prompt.md", *KINDS[config.kind].required_files]
     missing = [name for name in required if not (folder / name).exists()]
     if missing:
         raise ExerciseLoadError(folder, missing[0], [f"required file '{m}' is missing" for m in missing])

@@ -11,7 +11,48 @@ import pytest
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
 from grader.results import TestResult
-from grader.testing import CheckInfo, Feedback, check_info, localize
+from grader.testing import CheckInfo, Feedback, NotChecked, check_info, localize
+
+
+class AuthoringError(Exception):
+    """A mistake in the exercise's tests (not the learner's): named with its file and line."""
+
+
+def item_info(item: pytest.Item) -> CheckInfo:
+    """The check an item declares; a plain test is still shown, titled by its docstring or name."""
+    function = getattr(item, "function", None)
+    info = check_info(function)
+    if info is None:
+        doc = ((function.__doc__ if function else None) or "").strip().splitlines()
+        info = CheckInfo(slug=item.name, title=doc[0] if doc else item.name)
+    return info
+
+
+def where(item: pytest.Item) -> str:
+    """'tests/test_x.py:12', the place an author looks for the check."""
+    path, line, _ = item.location
+    return f"tests/{path}:{(line or 0) + 1}"
+
+
+def authoring_problems(items: list[pytest.Item]) -> dict[str, str]:
+    """Per item id, what is wrong with its declaration: a depends on a slug no earlier check has.
+
+    A misspelled or later slug would otherwise skip the check for every learner, silently.
+    """
+    declared = {item_info(item).slug for item in items}
+    seen: set[str] = set()
+    problems: dict[str, str] = {}
+    for item in items:
+        info = item_info(item)
+        for slug in info.depends:
+            if slug not in declared:
+                problems[item.nodeid] = (f"{where(item)}: check '{info.slug}' depends on '{slug}', which no "
+                                         f"check declares (known: {', '.join(sorted(declared))})")
+            elif slug not in seen:
+                problems[item.nodeid] = (f"{where(item)}: check '{info.slug}' depends on '{slug}', which is "
+                                         "declared after it; move the dependency above")
+        seen.add(info.slug)
+    return problems
 
 GENERIC_FAILURE = {
     "en": "This check did not pass.",
@@ -38,6 +79,7 @@ class GraderPlugin:
         self.results: list[TestResult] = []
         self._by_slug: dict[str, TestResult] = {}
         self._solution: ModuleType | None = None
+        self.problems: dict[str, str] = {}
 
     # -- fixtures --------------------------------------------------------------------------
     @pytest.fixture(scope="session")
@@ -68,10 +110,13 @@ class GraderPlugin:
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         # File order, then definition order: the learner reads checks in the author's order.
         items.sort(key=lambda item: (str(item.path), item.reportinfo()[1] or 0))
+        self.problems = authoring_problems(items)
 
     @pytest.hookimpl(tryfirst=True)  # before fixtures are set up: a skipped check costs nothing
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         info = self._info(item)
+        if item.nodeid in self.problems:
+            raise AuthoringError(self.problems[item.nodeid])
         if self._learner.fatal is not None:
             pytest.skip("the run already ended")
         for slug in info.depends:
@@ -83,18 +128,17 @@ class GraderPlugin:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[Any]):  # type: ignore[no-untyped-def]
         outcome = yield
         report = outcome.get_result()
+        if call.excinfo is not None and isinstance(call.excinfo.value, NotChecked):
+            # The subject of the check never happened: a skip that says why, in the learner's language.
+            report.outcome = "skipped"
+            report.longrepr = (str(item.path), 0, localize(call.excinfo.value.message, self._lang))
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self._record(item, report, call)
         if self._learner.fatal is not None:
             item.session.shouldstop = str(self._learner.fatal)
 
     def _info(self, item: pytest.Item) -> CheckInfo:
-        function = getattr(item, "function", None)
-        info = check_info(function)
-        if info is None:  # a plain test: still shown, titled by its docstring or name
-            doc = ((function.__doc__ if function else None) or "").strip().splitlines()
-            info = CheckInfo(slug=item.name, title=doc[0] if doc else item.name)
-        return info
+        return item_info(item)
 
     def _record(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any]) -> None:
         info = self._info(item)
@@ -120,6 +164,10 @@ class GraderPlugin:
             result.line = error.line
             if error.hint is not None:
                 result.hint = localize(error.hint, self._lang)
+        elif isinstance(error, AuthoringError):
+            result.status = "error"
+            result.hint = ""
+            result.message = f"The exercise's tests are broken: {error}"
         elif isinstance(error, LearnerFatal):
             result.status = "error"
             result.message = str(error)

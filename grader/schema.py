@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from grader.kinds import KINDS, LESSONS
+
 # Platform-wide caps: an exercise may ask for less, never for more.
 MAX_TIME_S = 120
 MAX_MEMORY_MB = 4096
@@ -39,15 +41,22 @@ class ExerciseConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=ID_PATTERN)
     title: Localized
-    lesson: int = Field(ge=1, le=4)
+    lesson: int = Field(ge=1, le=LESSONS)
     order: int = Field(default=1, ge=1, description="position within the lesson")
-    kind: Literal["code", "quiz"]
+    kind: str = Field(description="a key of grader.kinds.KINDS")
     points: int = Field(default=1, ge=1, le=100)
     gpu: Literal["no", "optional", "required"] = "no"
     limits: Limits = Field(default_factory=Limits)
     entry: str | None = Field(
         default=None, description="for code exercises: the function the learner completes"
     )
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        if value not in KINDS:
+            raise ValueError(f"must be one of {', '.join(repr(k) for k in KINDS)}")
+        return value
 
     @field_validator("entry")
     @classmethod

@@ -1,7 +1,8 @@
-"""What exercise tests import: the @check decorator and Feedback, the failure a learner reads."""
+"""The @check decorator and Feedback, the failure a learner reads (re-exported by grader.author)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -29,9 +30,21 @@ class Feedback(AssertionError):
         self.hint = hint
 
 
+class NotChecked(Exception):
+    """Raised by a check whose subject never happened: recorded as skipped (no points), never passed."""
+
+    def __init__(self, message: Text):
+        super().__init__(localize(message, "en"))
+        self.message = message
+
+
 @dataclass(frozen=True)
 class CheckInfo:
-    """What the results document says about a check besides its outcome."""
+    """What the results document says about a check besides its outcome.
+
+    points=0 marks a check the untouched starter already passes (it still has to pass for the
+    exercise to pass, but it earns nothing: credit is for what the learner did).
+    """
 
     slug: str
     title: Text
@@ -43,6 +56,8 @@ class CheckInfo:
 def check(slug: str, *, title: Text | None = None, hint: Text | None = None,
           depends: Sequence[str] = (), points: float = 1) -> Callable[[F], F]:
     """Mark a test as a learner-facing check; its title defaults to the docstring's first line."""
+    if isinstance(depends, str):  # depends="runs" would silently mean depends=["r", "u", ...]
+        raise TypeError(f"check '{slug}': depends must be a list of slugs, not a string")
 
     def mark(function: F) -> F:
         doc = (function.__doc__ or "").strip().splitlines()
@@ -57,3 +72,14 @@ def check(slug: str, *, title: Text | None = None, hint: Text | None = None,
 
 def check_info(function: Any) -> CheckInfo | None:
     return getattr(function, "_grader_check", None)
+
+
+def made_here(function: F, name: str, depth: int = 2) -> F:
+    """Give a generated test the caller's file, line and name, so pytest orders and names it
+    where the author wrote the one line that made it (not where the factory lives)."""
+    frame = sys._getframe(depth)
+    function.__code__ = function.__code__.replace(co_filename=frame.f_code.co_filename,
+                                                  co_firstlineno=frame.f_lineno, co_name=name)
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = frame.f_globals.get("__name__", function.__module__)
+    return function

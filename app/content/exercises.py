@@ -6,7 +6,7 @@ import logging
 import threading
 from pathlib import Path
 
-from grader.loader import CONFIG_FILE, Exercise, ExerciseSet, load_exercises
+from grader.api import CONFIG_FILE, Exercise, ExerciseSet, load_exercises
 
 log = logging.getLogger(__name__)
 

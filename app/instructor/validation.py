@@ -26,7 +26,7 @@ def _check_function(app: Flask) -> Callable[..., Any]:
     injected = app.config.get("VALIDATE_FUNCTION")
     if injected is not None:
         return injected  # type: ignore[no-any-return]
-    from grader.validate import check_exercise  # late: the grader loads torch on demand
+    from grader.api import check_exercise  # late: the grader loads torch on demand
 
     return check_exercise
 

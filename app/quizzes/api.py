@@ -14,7 +14,7 @@ from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
 from app.quizzes.routes import grade_for, is_blank, quiz_or_none
 from app.quizzes.strings import text
-from grader.quiz import QuizAnswerError, public_questions, shuffled_questions
+from grader.api import QuizAnswerError, public_questions, shuffled_questions
 
 
 def _lang(body: dict[str, Any]) -> str:

@@ -18,8 +18,9 @@ from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
 from app.quizzes.strings import strings, text
-from grader.loader import Exercise, ExerciseLoadError
-from grader.quiz import (
+from grader.api import (
+    Exercise,
+    ExerciseLoadError,
     QuizAnswerError,
     grade_quiz,
     load_quiz,

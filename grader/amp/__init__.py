@@ -12,14 +12,10 @@ Two halves, one on each side of the process boundary:
   (`crash`) and answers `finding(slug)` for each check (`checks_*`); `outcome` compares the
   weights with the reference solution's, run in the learner's precision.
 
-An exercise test file (see exercises/amp-*/tests/) looks like:
+Each check is registered once, with its title and hint, by `registry.register` on its function
+in `checks_*`; an exercise's tests then declare it in one line through `grader.author.amp`
+(see `kit` and docs/exercises.md):
 
-    @pytest.fixture(scope="module")
-    def review(learner):
-        result = learner.scenario("amp.train_one_epoch", **PARAMS)
-        return Review(result, learner.source, LoopSpec(accumulate=4))
-
-    @check("update-after-step", title=TITLES["update-after-step"], hint=HINTS["update-after-step"])
-    def test_update_after_step(review, lang):
-        review.finding("update-after-step").enforce(lang)
+    trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, amp.LoopSpec())
+    test_update_after_step = amp.check("update-after-step")
 """

@@ -7,6 +7,7 @@ import math
 import torch
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
+from grader.amp.registry import register
 from grader.amp.trace import Event, Window
 
 SLUG_ZERO = "zero-grad-each-iteration"
@@ -19,6 +20,11 @@ def _step_events(window: Window) -> list[Event]:
     return window.of("scaler-step") or window.of("optimizer-step")
 
 
+@register("zero-grad-each-iteration",
+          title={"en": "Gradients are cleared once per iteration",
+                 "ja": "勾配はイテレーションごとに 1 回クリアされる"},
+          hint={"en": "Call `optimizer.zero_grad()` at the start of each iteration, before the backward pass.",
+                "ja": "各イテレーションの最初（backward の前）に `optimizer.zero_grad()` を呼びましょう。"})
 def zero_grad_each_iteration(ctx: Context) -> Finding:
     trace = ctx.trace
     if not trace.of("backward"):
@@ -96,6 +102,11 @@ def _as_number(value: object) -> float | None:
     return None
 
 
+@register("mean-loss-returned", advises=True,
+          title={"en": "Returns the mean loss over the batches",
+                 "ja": "バッチ全体の平均損失を返す"},
+          hint={"en": "Add up `loss.item()` for every batch and divide by the number of batches.",
+                "ja": "各バッチの `loss.item()` を合計し、バッチ数で割りましょう。"})
 def mean_loss_returned(ctx: Context) -> Finding:
     trace = ctx.trace
     if trace.raised:
@@ -154,6 +165,12 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
     return {"en": base_en + ".", "ja": base_ja + "。"}
 
 
+@register("trains-every-batch",
+          title={"en": "Trains on every batch of the loader",
+                 "ja": "ローダーのすべてのバッチで学習する"},
+          hint={"en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or `continue`.",
+                "ja": "`for inputs, targets in loader:` でローダー全体を回し、`break` や `continue` で飛ばさな"
+                      "いでください。"})
 def trains_every_batch(ctx: Context) -> Finding:
     trace = ctx.trace
     if trace.raised:
@@ -176,6 +193,14 @@ def trains_every_batch(ctx: Context) -> Finding:
     return passed(SLUG_EVERY)
 
 
+@register("accumulation-window",
+          title={"en": "Steps once every k micro-batches, with the loss divided by k",
+                 "ja": "k 個のマイクロバッチごとに 1 回 step し、損失を k で割る"},
+          hint={"en": "Divide the loss by `accum_steps` inside autocast, scale it and call backward on every batch; ste"
+                      "p, update and zero_grad only when `(i + 1) % accum_steps == 0`.",
+                "ja": "autocast の中で損失を `accum_steps` で割り、毎バッチ scale して "
+                      "backward します。step・update・zero_grad は `(i + 1) % "
+                      "accum_steps == 0` のときだけ行いましょう。"})
 def accumulation_window(ctx: Context) -> Finding:
     k, trace = ctx.spec.accumulate, ctx.trace
     for window in ctx.windows_done:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
+from grader.amp.registry import register
 
 SLUG_SCALED = "backward-on-scaled-loss"
 SLUG_STEP = "step-through-scaler"
@@ -14,6 +15,11 @@ def _scaler_in_play(ctx: Context) -> bool:
     return ctx.spec.require_scaler or ctx.trace.uses_scaler()
 
 
+@register("backward-on-scaled-loss",
+          title={"en": "backward() runs on the scaled loss",
+                 "ja": "スケールした損失に対して backward() を呼ぶ"},
+          hint={"en": "Write `scaler.scale(loss).backward()` instead of `loss.backward()`.",
+                "ja": "`loss.backward()` ではなく `scaler.scale(loss).backward()` と書きましょう。"})
 def backward_on_scaled_loss(ctx: Context) -> Finding:
     trace = ctx.trace
     backwards = trace.of("backward")
@@ -61,8 +67,23 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
               "す。"}, line)
 
 
+@register("step-through-scaler",
+          title={"en": "The optimizer steps once per batch through the scaler",
+                 "ja": "オプティマイザはバッチごとに 1 回、scaler 経由で step する"},
+          hint={"en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
+                "ja": "`optimizer.step()` をバッチごとに 1 回の `scaler.step(optimizer)` に置き換えましょう。"})
 def step_through_scaler(ctx: Context) -> Finding:
     trace = ctx.trace
+    if not trace.of("scaler-step", "optimizer-step"):
+        if trace.raised:
+            return ctx.stopped(SLUG_STEP)
+        call = "scaler.step(optimizer)" if _scaler_in_play(ctx) else "optimizer.step()"
+        return failed(SLUG_STEP, {
+            "en": f"The optimizer never steps, so the weights never change. Call {call} after the "
+                  "backward pass.",
+            "ja": f"オプティマイザが一度も step しないため、重みが変わりません。backward の後に {call} "
+                  "を呼びましょう。"},
+            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
     if not _scaler_in_play(ctx):
         return passed(SLUG_STEP)
     for iteration in trace.iterations:
@@ -95,15 +116,6 @@ def step_through_scaler(ctx: Context) -> Finding:
                       f"が {len(steps)} 回実行されています（{steps[1].get('line')} 行目）。step は"
                       "バッチ"
                       "ごとに 1 回です。"}, steps[1].get("line"))
-    if not trace.of("scaler-step", "optimizer-step"):
-        if trace.raised:
-            return ctx.stopped(SLUG_STEP)
-        return failed(SLUG_STEP, {
-            "en": "The optimizer never steps, so the weights never change. Call "
-                  "scaler.step(optimizer) after the backward pass.",
-            "ja": "オプティマイザが一度も step しないため、重みが変わりません。backward の後に "
-                  "scaler.step(optimizer) を呼びましょう。"},
-            ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
     if ctx.spec.accumulate == 1:
         for window in ctx.windows_done:
             # A batch skipped outright is trains-every-batch's finding, not a missing step.
@@ -118,6 +130,11 @@ def step_through_scaler(ctx: Context) -> Finding:
     return passed(SLUG_STEP)
 
 
+@register("update-after-step",
+          title={"en": "scaler.update() runs once per step, after scaler.step()",
+                 "ja": "scaler.update() は step ごとに 1 回、scaler.step() の後に呼ぶ"},
+          hint={"en": "Call `scaler.update()` inside the loop, right after `scaler.step(optimizer)`.",
+                "ja": "ループの中で `scaler.step(optimizer)` の直後に `scaler.update()` を呼びましょう。"})
 def update_after_step(ctx: Context) -> Finding:
     """Steps and updates must alternate: step, update, step, update (once per optimizer step)."""
     trace = ctx.trace
@@ -181,6 +198,11 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
               "損失スケールが調整されません。"}, step_line)
 
 
+@register("one-scaler", advises=True,
+          title={"en": "One GradScaler, the one passed in",
+                 "ja": "GradScaler は 1 つだけ（引数で渡されたもの）"},
+          hint={"en": "Use the `scaler` argument; do not create a GradScaler inside the function.",
+                "ja": "引数の `scaler` を使い、関数の中で GradScaler を作らないでください。"})
 def one_scaler(ctx: Context) -> Finding:
     trace = ctx.trace
     inits = trace.of("scaler-init")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
+from grader.amp.registry import register
 
 SLUG_FORWARD = "forward-in-autocast"
 SLUG_BACKWARD = "backward-outside-autocast"
@@ -10,6 +11,14 @@ SLUG_WEIGHTS = "fp32-master-weights"
 SLUG_BF16 = "bf16-autocast"
 
 
+@register("forward-in-autocast", advises=True,
+          title={"en": "The forward pass and the loss run under autocast",
+                 "ja": "順伝播と損失の計算が autocast の中で行われる"},
+          hint={"en": "Put `outputs = model(inputs)` and `loss = criterion(outputs, targets)` inside `with torch.autoca"
+                      "st(device_type=device.type, dtype=...):`.",
+                "ja": "`outputs = model(inputs)` と `loss = criterion(ou"
+                      "tputs, targets)` を `with torch.autocast(device_t"
+                      "ype=device.type, dtype=...):` の中に入れましょう。"})
 def forward_in_autocast(ctx: Context) -> Finding:
     trace = ctx.trace
     forwards = trace.of("forward")
@@ -73,6 +82,11 @@ def _advise_deprecated(ctx: Context) -> None:
                           "torch.amp.autocast(\"cuda\") と書きましょう。"})
 
 
+@register("backward-outside-autocast",
+          title={"en": "backward() runs outside autocast",
+                 "ja": "backward() が autocast の外で実行される"},
+          hint={"en": "Dedent the backward call so that it comes after the `with torch.autocast(...)` block.",
+                "ja": "backward の呼び出しのインデントを戻し、`with torch.autocast(...)` ブロックの後に置きましょう。"})
 def backward_outside_autocast(ctx: Context) -> Finding:
     backwards = ctx.trace.of("backward")
     if not backwards:
@@ -97,6 +111,13 @@ def backward_outside_autocast(ctx: Context) -> Finding:
               "す。"}, line)
 
 
+@register("fp32-master-weights",
+          title={"en": "The model's weights stay in float32",
+                 "ja": "モデルの重みは float32 のまま"},
+          hint={"en": "Do not call `.half()` or `.to(torch.float16)` on the model; autocast chooses the precision of ea"
+                      "ch operation while the weights stay float32.",
+                "ja": "モデルに `.half()` や `.to(torch.float16)` を使わないでください。重みは float32 のまま、"
+                      "演算ごとの精度は autocast が選びます。"})
 def fp32_master_weights(ctx: Context) -> Finding:
     trace = ctx.trace
     casts = [e for e in trace.of("model-cast") if e.get("after") != ["float32"]]
@@ -124,6 +145,11 @@ def fp32_master_weights(ctx: Context) -> Finding:
     return passed(SLUG_WEIGHTS)
 
 
+@register("bf16-autocast",
+          title={"en": "Autocast runs in bfloat16",
+                 "ja": "autocast が bfloat16 で動く"},
+          hint={"en": "Pass `dtype=torch.bfloat16` to `torch.autocast`.",
+                "ja": "`torch.autocast` に `dtype=torch.bfloat16` を渡しましょう。"})
 def bf16_autocast(ctx: Context) -> Finding:
     """The amp-bf16 exercise: autocast must actually run in bfloat16."""
     enters = [e for e in ctx.trace.of("autocast-enter") if e.get("enabled")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -99,12 +100,22 @@ def _grads_present(optimizer: Any) -> bool:
                    for group in optimizer.param_groups for p in group["params"])
 
 
+def _number(value: Any) -> float | None:
+    """A JSON-ready float (an lr or a clipping limit), None for anything else."""
+    if isinstance(value, torch.Tensor) and value.numel() == 1:
+        value = value.item()
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
 def _install_optimizer(tracer: Tracer) -> None:
     def pre_step(optimizer: Any, args: Any, kwargs: Any) -> None:
         tracer.optimizer_steps += 1
         tracer.log.emit("optimizer-step", optimizer=tracer.ref(optimizer),
                         via_scaler=tracer.depth["scaler-step"] > 0,
-                        grads_present=_grads_present(optimizer))
+                        grads_present=_grads_present(optimizer),
+                        lr=[_number(group.get("lr")) for group in optimizer.param_groups])
 
     # The global hook sees every optimizer, whatever the class and however step is wrapped.
     tracer._handles.append(optim_module.register_optimizer_step_pre_hook(pre_step))
@@ -143,8 +154,11 @@ def _install_clipping(tracer: Tracer) -> None:
 def _clip_wrapper(tracer: Tracer, original: Any) -> Any:
     @functools.wraps(original)
     def clip(*args: Any, **kwargs: Any) -> Any:
+        limit = kwargs.get("clip_value", kwargs.get("max_norm", args[1] if len(args) > 1 else None))
+        norm_type = kwargs.get("norm_type", args[2] if len(args) > 2 else 2.0)
         event = tracer.log.emit("clip", fn=original.__name__, grads_clean=tracer.grads_clean(),
-                                unscaled=tracer.grads_unscaled())
+                                unscaled=tracer.grads_unscaled(), limit=_number(limit),
+                                norm_type=_number(norm_type) or str(norm_type))
         result = original(*args, **kwargs)
         if event is not None and isinstance(result, torch.Tensor):
             event["total_norm"] = float(result)

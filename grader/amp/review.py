@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from grader.amp import checks_clip, checks_loop, checks_scaler, checks_scope, crash
-from grader.amp.findings import Context, Finding, LoopSpec, failed
+from grader.amp import crash, registry
+from grader.amp.findings import Context, Finding, LoopSpec, failed, skipped
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace
 
-CheckFunction = Callable[[Context], Finding]
-
-CHECKS: dict[str, CheckFunction] = {
-    "forward-in-autocast": checks_scope.forward_in_autocast,
-    "backward-outside-autocast": checks_scope.backward_outside_autocast,
-    "backward-on-scaled-loss": checks_scaler.backward_on_scaled_loss,
-    "step-through-scaler": checks_scaler.step_through_scaler,
-    "update-after-step": checks_scaler.update_after_step,
-    "zero-grad-each-iteration": checks_loop.zero_grad_each_iteration,
-    "unscale-before-clip": checks_clip.unscale_before_clip,
-    "fp32-master-weights": checks_scope.fp32_master_weights,
-    "one-scaler": checks_scaler.one_scaler,
-    "mean-loss-returned": checks_loop.mean_loss_returned,
-    "trains-every-batch": checks_loop.trains_every_batch,
-    "bf16-autocast": checks_scope.bf16_autocast,
-    "accumulation-window": checks_loop.accumulation_window,
-}
-
-# Checks that may add advice (deprecated spellings, loss outside autocast, tensor returned).
-_ADVISING = ("forward-in-autocast", "one-scaler", "mean-loss-returned")
+# Checks whose subject is the training itself: judged only once the loop trained (a backward
+# pass and an optimizer step happened), so an empty or untouched function earns nothing from
+# them. The others name the missing step themselves ("never calls backward", "never steps").
+JUDGES_ABSENCE = frozenset({"forward-in-autocast", "backward-on-scaled-loss", "step-through-scaler",
+                            "mean-loss-returned", "bf16-autocast"})
 
 
 class Review:
@@ -52,22 +36,40 @@ class Review:
     def crash(self) -> crash.Crash | None:
         return self.context.crash
 
+    @property
+    def trained(self) -> bool:
+        """The loop trained at all: some backward pass, and some optimizer step."""
+        return bool(self.trace.of("backward")) and bool(self.trace.of("scaler-step", "optimizer-step"))
+
     def finding(self, slug: str) -> Finding:
         if slug not in self._findings:
             known = self.context.crash
+            check = registry.get(slug)
             if known is not None and known.slug == slug:
                 self._findings[slug] = failed(slug, known.message, known.line)
+            elif slug not in JUDGES_ABSENCE and not self.trained:
+                self._findings[slug] = self._untrained(slug)
             else:
-                self._findings[slug] = CHECKS[slug](self.context)
+                self._findings[slug] = check.function(self.context)
         return self._findings[slug]
 
+    def _untrained(self, slug: str) -> Finding:
+        """The subject of the check never happened: skipped (never passed), saying why."""
+        if self.trace.raised:
+            return self.context.stopped(slug)
+        return skipped(slug, {
+            "en": "Not checked: your function never trains the model (no backward() followed by an "
+                  "optimizer step ran), so there is nothing to judge here yet.",
+            "ja": "未確認: 関数がモデルを学習していません（backward() と optimizer の step が実行されて"
+                  "いません）。まだここで判定できることがありません。"})
+
     def all(self, slugs: list[str] | None = None) -> dict[str, Finding]:
-        return {slug: self.finding(slug) for slug in (slugs or list(CHECKS))}
+        return {slug: self.finding(slug) for slug in (slugs or list(registry.all_checks()))}
 
     @property
     def advice(self) -> list[dict[str, str]]:
-        """Non-failing notes; the checks add them as they run, so run them all first."""
-        self.all([slug for slug in CHECKS if slug in _ADVISING])
+        """Non-failing notes; the checks add them as they run, so run the advising ones first."""
+        self.all([slug for slug, check in registry.all_checks().items() if check.advises])
         return list(self.context.advice)
 
     def runs(self) -> Finding:

@@ -42,10 +42,6 @@ class Window:
     def of(self, *kinds: str) -> list[Event]:
         return [e for e in self.events if e["kind"] in kinds]
 
-    @property
-    def complete(self) -> bool:
-        return bool(self.iterations)
-
 
 @dataclass
 class Trace:
@@ -94,16 +90,6 @@ class Trace:
     def first(self, *kinds: str) -> Event | None:
         return next(iter(self.of(*kinds)), None)
 
-    @property
-    def prologue(self) -> list[Event]:
-        """Events before the first batch (setup in the learner's function, before its loop)."""
-        out = []
-        for event in self.events:
-            if event["kind"] == "batch":
-                break
-            out.append(event)
-        return out
-
     @functools.cached_property
     def iterations(self) -> list[Iteration]:
         iterations: list[Iteration] = []
@@ -129,10 +115,6 @@ class Trace:
     @property
     def raised(self) -> bool:
         return self.error is not None
-
-    @property
-    def error_line(self) -> int | None:
-        return self.error.get("line") if self.error else None
 
     def uses_scaler(self) -> bool:
         """An enabled GradScaler took part (the FP16 protocol applies)."""

@@ -8,10 +8,13 @@ CPU while the trace keeps what the learner asked for.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
 import torch
+import torch.optim.optimizer as optim_module
 
 from grader.amp.lazy_dynamo import defer_dynamo_import
 from grader.amp.loader import TracedLoader
@@ -62,7 +65,7 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
 
     function = getattr(submission, entry, None)
     result: dict[str, Any] = {"returned": None, "returned_type": "NoneType", "error": None}
-    with Tracer(model=setup.model, criterion=setup.criterion,
+    with replaying(params.get("replay")), Tracer(model=setup.model, criterion=setup.criterion,
                 namespace=getattr(submission, "__dict__", None),
                 force_dtype=params.get("force_dtype")) as tracer:
         tracer.provide(scaler=setup.scaler, optimizer=setup.optimizer)
@@ -91,6 +94,42 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
                    "mapped": request in ("cuda", "auto") and device.type == "cpu"},
     })
     return result
+
+
+@contextlib.contextmanager
+def replaying(replay: dict[str, Any] | None) -> Iterator[None]:
+    """For the reference run only: do the learner's legitimate extras at each optimizer step.
+
+    `replay` holds, per step, the learning rates the learner's scheduler set and the clipping
+    the learner did after unscale_ (see grader.amp.outcome.extras): the reference then does the
+    same, so a correct loop that does a little more is compared with a loop that does as much.
+    """
+    if not replay:
+        yield
+        return
+    lrs, clips = list(replay.get("lr") or []), list(replay.get("clip") or [])
+    count = [0]
+
+    def before_step(optimizer: Any, args: Any, kwargs: Any) -> None:
+        index = count[0]
+        count[0] += 1
+        if index < len(lrs) and lrs[index]:
+            for group, lr in zip(optimizer.param_groups, lrs[index], strict=False):
+                if lr is not None:
+                    group["lr"] = lr
+        clip = clips[index] if index < len(clips) else None
+        if clip:
+            params = [p for group in optimizer.param_groups for p in group["params"]]
+            if clip["fn"] == "clip_grad_value_":
+                torch.nn.utils.clip_grad_value_(params, clip["limit"])
+            else:
+                torch.nn.utils.clip_grad_norm_(params, clip["limit"], norm_type=float(clip.get("norm_type") or 2.0))
+
+    handle = optim_module.register_optimizer_step_pre_hook(before_step)
+    try:
+        yield
+    finally:
+        handle.remove()
 
 
 @scenario("amp.train_one_epoch")

@@ -6,7 +6,8 @@ import pytest
 from amp_helpers import review_source
 
 from grader.amp.findings import LoopSpec
-from grader.amp.review import CHECKS, Review
+from grader.amp.registry import all_checks
+from grader.amp.review import Review
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace, TraceError
 
@@ -25,7 +26,7 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
         total += loss.item()
     return total / len(loader)
 '''
-PROTOCOL = [s for s in CHECKS if s not in ("bf16-autocast", "accumulation-window")]
+PROTOCOL = [s for s in all_checks() if s not in ("bf16-autocast", "accumulation-window")]
 
 
 def edit(old: str, new: str) -> str:

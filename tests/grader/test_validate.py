@@ -47,3 +47,24 @@ def test_validate_flags_a_solution_that_fails(tmp_path: Path) -> None:
     report = check_exercise(load_exercises(tmp_path).exercises["amp-train-one-epoch"], "local")
     assert not report.ok
     assert any("solution.py must pass" in problem for problem in report.problems)
+
+
+@pytest.mark.slow
+def test_a_misspelled_depends_fails_validation(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "loop-train-epoch"
+    shutil.copytree(EXERCISES / "loop-train-epoch", folder)
+    tests = folder / "tests" / "test_train_epoch.py"
+    text = tests.read_text()
+    assert text.count('depends=["runs"]') >= 2
+    tests.write_text(text.replace('depends=["runs"]', 'depends=["run"]', 1))
+    line = 1 + text[: text.index('depends=["runs"]')].count("\n")
+    report = check_exercise(load_exercises(tmp_path).exercises["loop-train-epoch"], "local")
+    assert not report.ok
+    problem = next(p for p in report.problems if "solution.py" in p)
+    assert "depends on 'run'" in problem
+    # file and line of the check: its @check decorator, a few lines above the misspelled slug
+    assert "tests/test_train_epoch.py:" in problem
+    where = int(problem.split("tests/test_train_epoch.py:")[1].split(":")[0])
+    assert 0 <= line - where <= 6

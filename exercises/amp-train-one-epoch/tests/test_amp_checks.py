@@ -1,63 +1,27 @@
-"""AMP protocol checks for amp-train-one-epoch: one check per mistake, naming the line."""
+"""Checks for amp-train-one-epoch: one check per AMP mistake, naming the line, then the outcome."""
 
-from grader.amp.exercise_kit import amp_check
-from grader.testing import check
+from grader.author import amp
 
-# The `review` fixture (conftest.py) traces the learner's loop once for every check here.
+# A GPU-style request: on a CPU grader the scenario maps "cuda" to the CPU, so a loop written
+# for CUDA is judged on its scoping and protocol all the same. The data seed is not the one in
+# the learner's view, so the outcome is compared on data the learner never saw.
+PARAMS = {"seed": 7, "data_seed": 20261130, "batches": 6, "batch_size": 8, "device": "cuda"}
+SPEC = amp.LoopSpec(entry="train_one_epoch")
 
+trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
-@check("runs", title={"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"},
-       hint={"en": "Run your function on a tiny model before you submit.",
-             "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
-def test_runs(review, lang):
-    review.runs().enforce(lang)
-
-
-@amp_check("forward-in-autocast")
-def test_forward_in_autocast(review, lang):
-    review.finding("forward-in-autocast").enforce(lang)
-
-
-@amp_check("backward-outside-autocast")
-def test_backward_outside_autocast(review, lang):
-    review.finding("backward-outside-autocast").enforce(lang)
-
-
-@amp_check("backward-on-scaled-loss")
-def test_backward_on_scaled_loss(review, lang):
-    review.finding("backward-on-scaled-loss").enforce(lang)
-
-
-@amp_check("step-through-scaler")
-def test_step_through_scaler(review, lang):
-    review.finding("step-through-scaler").enforce(lang)
-
-
-@amp_check("update-after-step")
-def test_update_after_step(review, lang):
-    review.finding("update-after-step").enforce(lang)
-
-
-@amp_check("zero-grad-each-iteration")
-def test_zero_grad_each_iteration(review, lang):
-    review.finding("zero-grad-each-iteration").enforce(lang)
-
-
-@amp_check("unscale-before-clip")
-def test_unscale_before_clip(review, lang):
-    review.finding("unscale-before-clip").enforce(lang)
-
-
-@amp_check("fp32-master-weights")
-def test_fp32_master_weights(review, lang):
-    review.finding("fp32-master-weights").enforce(lang)
-
-
-@amp_check("one-scaler")
-def test_one_scaler(review, lang):
-    review.finding("one-scaler").enforce(lang)
-
-
-@amp_check("trains-every-batch")
-def test_trains_every_batch(review, lang):
-    review.finding("trains-every-batch").enforce(lang)
+# points=0: the untouched starter already runs; credit is for the AMP work.
+test_runs = amp.runs(points=0, hint={"en": "Run your function on a tiny model before you submit.",
+                                     "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
+test_forward_in_autocast = amp.check("forward-in-autocast")
+test_backward_outside_autocast = amp.check("backward-outside-autocast")
+test_backward_on_scaled_loss = amp.check("backward-on-scaled-loss")
+test_step_through_scaler = amp.check("step-through-scaler")
+test_update_after_step = amp.check("update-after-step")
+test_zero_grad_each_iteration = amp.check("zero-grad-each-iteration")
+test_unscale_before_clip = amp.check("unscale-before-clip")
+test_fp32_master_weights = amp.check("fp32-master-weights")
+test_one_scaler = amp.check("one-scaler")
+test_trains_every_batch = amp.check("trains-every-batch")
+test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"])
+test_weights_match_reference = amp.weights(depends=["runs"])

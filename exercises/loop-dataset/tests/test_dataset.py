@@ -3,9 +3,7 @@
 import pytest
 import torch
 
-from grader.scenarios.loop import make_series
-from grader.source_lines import def_line
-from grader.testing import Feedback, check
+from grader.author import Feedback, check, def_line, make_series
 
 # Series values come from a seed the learner never sees.
 SERIES = {"seed": 20261130, "length": 20}

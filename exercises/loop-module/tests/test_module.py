@@ -4,8 +4,7 @@ import math
 
 import pytest
 
-from grader.source_lines import def_line
-from grader.testing import Feedback, check
+from grader.author import Feedback, check, def_line
 
 SIZES = {"in_features": 8, "hidden": 16, "out_features": 3}
 EXPECTED_COUNT = 8 * 16 + 16 + 16 * 3 + 3
@@ -20,7 +19,8 @@ def line(learner, method):
     return def_line(learner.source, f"MLP.{method}") or learner.line_of("MLP")
 
 
-@check("is-module", title={"en": "MLP is an nn.Module that returns (batch, out_features)",
+# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
+@check("is-module", points=0, title={"en": "MLP is an nn.Module that returns (batch, out_features)",
                            "ja": "MLP が nn.Module で、(batch, out_features) を返す"},
        hint={"en": "class MLP(nn.Module), super().__init__() first, and return the last layer's output.",
              "ja": "class MLP(nn.Module) とし、最初に super().__init__() を呼び、最後の層の出力を返しましょう。"})

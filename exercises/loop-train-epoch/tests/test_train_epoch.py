@@ -5,10 +5,7 @@ import math
 import pytest
 import torch
 
-from grader.scenarios.loop import run_train_epoch
-from grader.scenarios.probe import count, windows
-from grader.source_lines import call_line
-from grader.testing import Feedback, check
+from grader.author import Feedback, NotChecked, call_line, check, count, run_train_epoch, windows
 
 # Seeds the learner never sees: the outcome is compared on fresh weights and data.
 PARAMS = {"seed": 3, "data_seed": 20261130, "dropout_seed": 11, "batches": 5, "batch_size": 8}
@@ -30,7 +27,8 @@ def line_of_call(learner, name):
     return call_line(learner.source, ENTRY, name, learner.line_of(ENTRY))
 
 
-@check("runs", title={"en": "train_one_epoch runs", "ja": "train_one_epoch が動く"},
+# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
+@check("runs", points=0, title={"en": "train_one_epoch runs", "ja": "train_one_epoch が動く"},
        hint={"en": "Run your function on a tiny model before you submit.",
              "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
 def test_runs(trained):
@@ -43,7 +41,10 @@ def test_runs(trained):
        depends=["runs"])
 def test_train_mode(trained, learner):
     flags = trained["train_flags"]
-    if flags and not all(flags):
+    if not flags:  # the subject never happened: no credit for a model that never ran
+        raise NotChecked({"en": "Not checked: the model was never called.",
+                          "ja": "未確認: モデルが一度も呼ばれていません。"})
+    if not all(flags):
         raise Feedback({"en": f"{flags.count(False)} of {len(flags)} forward passes ran in eval mode: "
                               "Dropout was off while training. Call model.train() first.",
                         "ja": f"{len(flags)} 回の順伝播のうち {flags.count(False)} 回が評価モードで実行され、"
@@ -57,6 +58,9 @@ def test_train_mode(trained, learner):
              "ja": "backward() は .grad に足し込みます。各 backward() の前に optimizer.zero_grad() を呼びましょう。"},
        depends=["runs"])
 def test_zero_grad(trained, learner):
+    if not (count(trained["events"], "backward") + count(trained["events"], "backward-on-old-grad")):
+        raise NotChecked({"en": "Not checked: backward() never ran.",
+                          "ja": "未確認: backward() が一度も実行されていません。"})
     piled = count(trained["events"], "backward-on-old-grad")
     if piled:
         raise Feedback({"en": f"{piled} backward() calls added to the previous batch's gradients, "

@@ -4,8 +4,7 @@ import ast
 
 import torch
 
-from grader.learner import LearnerError
-from grader.testing import Feedback, check
+from grader.author import Feedback, LearnerError, check
 
 
 def data(seed, *shape):
@@ -39,6 +38,7 @@ def call(learner, name, *args):
         raise
 
 
+# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
 @check("standardize-shape-values",
        title={"en": "standardize_columns gives every column mean 0 and std 1",
               "ja": "standardize_columns で各列の平均が 0、標準偏差が 1 になる"},
@@ -63,7 +63,7 @@ def test_standardize(learner):
     raise Feedback({"en": en, "ja": ja}, line=line)
 
 
-@check("distances-shape",
+@check("distances-shape", points=0,
        title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "pairwise_sq_distances が形状 (n, m) を返す"},
        hint={"en": "a[:, None, :] - b[None, :, :] has shape (n, m, d); sum over the last axis.",
              "ja": "a[:, None, :] - b[None, :, :] の形状は (n, m, d) です。最後の軸で合計しましょう。"})
@@ -76,7 +76,7 @@ def test_distances_shape(learner):
                        line=learner.line_of("pairwise_sq_distances"))
 
 
-@check("distances-values",
+@check("distances-values", points=0,
        title={"en": "pairwise_sq_distances is right for every pair", "ja": "pairwise_sq_distances がすべての組で正しい"},
        hint={"en": "Square the differences before summing, and do not take the square root.",
              "ja": "差を 2 乗してから合計し、平方根はとらないでください。"},

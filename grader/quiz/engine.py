@@ -12,8 +12,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from grader.loader import Exercise, ExerciseLoadError
-from grader.quiz_answers import QuizAnswerError, check_answers_shape, is_right, normalize
-from grader.quiz_schema import QuizConfig
+from grader.quiz.answers import QuizAnswerError, check_answers_shape, is_right, normalize
+from grader.quiz.schema import QuizConfig
 from grader.results import TestResult, summarize
 
 __all__ = ["QUIZ_FILE", "QuizAnswerError", "grade_quiz", "key_answers", "load_quiz",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from grader.quiz_schema import Question, QuizConfig
+from grader.quiz.schema import Question, QuizConfig
 
 # Numbers typed by a learner rarely equal a float key bit for bit (0.1 + 0.2), so a key with no
 # tolerance still accepts a relative error this small.

@@ -1,0 +1,47 @@
+"""Honest scores: on every code exercise, the untouched starter and an empty function score 0.
+
+Through the real grader (local sandbox), one grading each. A check whose subject never
+happened is skipped or failed, never passed; what the starter already does right carries
+points=0 (credit is for the learner's work).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from grader.api import grade_code
+from grader.loader import load_exercises
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+CODE = sorted(e.id for e in load_exercises(EXERCISES).exercises.values() if e.config.kind == "code")
+
+
+def emptied(source: str) -> str:
+    """The starter with every function body replaced by `pass` (signatures kept)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.body = [ast.Pass()]
+    return ast.unparse(tree)
+
+
+def test_emptied_keeps_signatures_and_drops_work():
+    code = emptied("import torch\n\ndef f(a, b=2):\n    '''doc'''\n    return a + b\n")
+    namespace: dict = {}
+    exec(compile(code, "<emptied>", "exec"), namespace)  # noqa: S102 -- our own literal
+    assert namespace["f"](1) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which", ["starter", "empty"])
+@pytest.mark.parametrize("exercise_id", CODE)
+def test_no_work_scores_zero(exercise_id: str, which: str) -> None:
+    exercise = load_exercises(EXERCISES).exercises[exercise_id]
+    code = exercise.starter if which == "starter" else emptied(exercise.starter)
+    doc = grade_code(exercise, code, sandbox="local")
+    earned = {t["check"]: t["status"] for t in doc["tests"] if t["points"]}
+    assert doc["status"] != "pass"
+    assert doc["score"] == 0, earned
