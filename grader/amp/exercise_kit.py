@@ -10,6 +10,7 @@ import pytest
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import reference_run
 from grader.amp.review import Review
+from grader.amp.timeline import publish as publish_timeline
 from grader.amp.texts import HINTS, TITLES
 from grader.testing import check
 
@@ -27,7 +28,9 @@ def amp_fixtures(scenario: str, params: dict[str, Any], spec: LoopSpec) -> tuple
 
     @pytest.fixture(scope="module", name="trained")
     def trained(learner: Any) -> Any:
-        return learner.scenario(scenario, **params)
+        run = learner.scenario(scenario, **params)
+        publish_timeline(run)  # the learner's loss scale per step, as a figure in the feedback
+        return run
 
     @pytest.fixture(scope="module", name="reference")
     def reference(trained: Any, solution: Any) -> Any:
