@@ -10,8 +10,8 @@ import pytest
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import reference_run
 from grader.amp.review import Review
-from grader.amp.timeline import publish as publish_timeline
 from grader.amp.texts import HINTS, TITLES
+from grader.amp.timeline import publish as publish_timeline
 from grader.testing import check
 
 
