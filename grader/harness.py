@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from grader import figures
 from grader.learner import Learner, LearnerFatal
 from grader.learner_errors import SUBMISSION_NAME
 from grader.loader import Exercise, load_exercise
@@ -33,6 +34,7 @@ def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
     if learner_file != submission:
         shutil.copyfile(submission, learner_file)
     learner = Learner(learner_file, exercise.config.limits, workdir=workdir, runner_user=runner_user)
+    figures.take(lang)  # start empty: figures belong to one grading
     try:
         learner.start()
         _prepare_torch()  # while the runner starts up in parallel
@@ -50,6 +52,7 @@ def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) 
         learner.close()
     results.output = learner.output[: exercise.config.limits.output_kb * 1024 + 200]
     results.advice = [localize(item, lang) for item in learner.advice]
+    results.figures = figures.take(lang)
     results.duration_s = round(time.monotonic() - started, 3)
     return results
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from grader.figures import validate_figures
+
 VERSION = 1
 Status = Literal["pass", "fail", "error"]
 TestStatus = Literal["pass", "fail", "error", "skip"]
@@ -45,6 +47,8 @@ class Results:
     duration_s: float = 0.0
     line: int | None = None  # for syntax and runtime errors: the learner's line
     version: int = VERSION
+    # Optional, additive: charts for the feedback as numbers (grader/figures.py), never markup.
+    figures: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -94,4 +98,6 @@ def validate_document(doc: Any) -> dict[str, Any]:
     score = doc.get("score")
     if not isinstance(score, (int, float)) or not 0 <= score <= 1:
         raise ValueError("score out of range")
+    if "figures" in doc:
+        doc["figures"] = validate_figures(doc["figures"])
     return doc

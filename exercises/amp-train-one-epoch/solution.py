@@ -4,7 +4,7 @@ import torch
 def train_one_epoch(model, loader, optimizer, criterion, scaler, device) -> float:
     """One epoch of mixed-precision training over `loader`; returns the mean loss over batches."""
     model.train()
-    # float16 on CUDA (needs the scaler); bfloat16 on CPU, the only CPU autocast type before 2.x.
+    # float16 on CUDA (narrow range: needs the scaler); bfloat16 on CPU (autocast's default there, float32's range).
     amp_dtype = torch.float16 if device.type == "cuda" else torch.bfloat16
     total, batches = 0.0, 0
     for inputs, targets in loader:

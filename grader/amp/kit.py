@@ -22,6 +22,7 @@ from grader.amp import registry
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import EXTRA_NOTES, reference_run, weights_match
 from grader.amp.review import Review
+from grader.amp.timeline import publish as publish_timeline
 from grader.testing import Text, check_info, made_here
 from grader.testing import check as declare
 
@@ -48,7 +49,9 @@ def fixtures(scenario: str, params: dict[str, Any], spec: LoopSpec) -> tuple[Any
 
     @pytest.fixture(scope="module", name="trained")
     def trained(learner: Any) -> Any:
-        return learner.scenario(scenario, **params)
+        run = learner.scenario(scenario, **params)
+        publish_timeline(run)  # the learner's loss scale per step, as a figure in the feedback
+        return run
 
     @pytest.fixture(scope="module", name="reference")
     def reference(trained: Any, solution: Any) -> Any:

@@ -1,0 +1,113 @@
+"""Charts in the feedback: numbers only, checked on the way in and out; the web app draws them."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from grader.testing import Text, localize
+
+MAX_FIGURES, MAX_SERIES, MAX_POINTS, MAX_MARKS, MAX_TEXT = 6, 6, 2000, 500, 200
+SCALES = ("linear", "log")
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+_pending: list[dict[str, Any]] = []
+
+
+def add(figure: dict[str, Any]) -> None:
+    """Queue a figure for this grading's results (titles may still be {"en", "ja"} texts)."""
+    if len(_pending) < MAX_FIGURES:
+        _pending.append(figure)
+
+
+def take(lang: str) -> list[dict[str, Any]]:
+    """The queued figures in the learner's language, validated, and an empty queue after.
+
+    A figure that fails validation is dropped: a chart must never cost the learner a verdict.
+    """
+    queued = list(_pending)
+    _pending.clear()
+    kept = []
+    for figure in queued:
+        try:
+            kept.append(validate_figure(_localized(figure, lang)))
+        except (ValueError, TypeError, AttributeError):
+            continue
+    return kept
+
+
+def _localized(figure: dict[str, Any], lang: str) -> dict[str, Any]:
+    def text(value: Text | None) -> str:
+        return localize(value, lang)
+
+    out = {key: figure[key] for key in ("id", "x_scale", "y_scale") if key in figure}
+    out.update(title=text(figure.get("title")), x_label=text(figure.get("x_label")),
+               y_label=text(figure.get("y_label")), note=text(figure.get("note")))
+    out["series"] = [{"name": text(s.get("name")), "points": s.get("points", [])}
+                     for s in figure.get("series", [])]
+    out["marks"] = [{"x": m.get("x"), "label": text(m.get("label"))} for m in figure.get("marks", [])]
+    return out
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError("figure numbers must be finite")
+    return float(value)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise ValueError("figure texts must be strings of at most 200 characters")
+    return value
+
+
+def validate_figure(figure: Any) -> dict[str, Any]:
+    """A figure as the results document carries it; raises ValueError on anything else.
+
+    {"id", "title", "x_label", "y_label", "note", "x_scale", "y_scale",
+     "series": [{"name", "points": [[x, y], ...]}], "marks": [{"x", "label"}]}
+    """
+    if not isinstance(figure, dict) or not _ID.fullmatch(str(figure.get("id", ""))):
+        raise ValueError("a figure needs an id of lowercase letters, digits and dashes")
+    series = figure.get("series")
+    if not isinstance(series, list) or not 1 <= len(series) <= MAX_SERIES:
+        raise ValueError("a figure needs 1 to 6 series")
+    clean_series = []
+    for entry in series:
+        points = entry.get("points") if isinstance(entry, dict) else None
+        if not isinstance(points, list) or len(points) > MAX_POINTS:
+            raise ValueError("a series needs a list of at most 2000 points")
+        pairs = []
+        for point in points:
+            if not isinstance(point, (list, tuple)) or len(point) != 2:
+                raise ValueError("a point is a pair [x, y]")
+            pairs.append([_number(point[0]), _number(point[1])])
+        clean_series.append({"name": _text(entry.get("name", "")), "points": pairs})
+    marks = figure.get("marks", [])
+    if not isinstance(marks, list) or len(marks) > MAX_MARKS:
+        raise ValueError("marks must be a list of at most 500 entries")
+    clean_marks = [{"x": _number(m.get("x") if isinstance(m, dict) else None),
+                    "label": _text(m.get("label", ""))} for m in marks]
+    scales = {}
+    for key in ("x_scale", "y_scale"):
+        scale = figure.get(key, "linear")
+        if scale not in SCALES:
+            raise ValueError("a scale is 'linear' or 'log'")
+        if scale == "log" and any(p[0 if key == "x_scale" else 1] <= 0
+                                  for s in clean_series for p in s["points"]):
+            raise ValueError("a log scale needs positive numbers")
+        scales[key] = scale
+    return {"id": figure["id"], "title": _text(figure.get("title", "")),
+            "x_label": _text(figure.get("x_label", "")), "y_label": _text(figure.get("y_label", "")),
+            "note": _text(figure.get("note", "")), **scales,
+            "series": clean_series, "marks": clean_marks}
+
+
+def validate_figures(figures: Any) -> list[dict[str, Any]]:
+    """The optional "figures" field of a results document (absent means none)."""
+    if figures is None:
+        return []
+    if not isinstance(figures, list) or len(figures) > MAX_FIGURES:
+        raise ValueError("figures must be a list of at most 6 figures")
+    return [validate_figure(figure) for figure in figures]

@@ -1,0 +1,51 @@
+"""Figures in the feedback: drawn as SVG from the results document's numbers, texts escaped."""
+
+from __future__ import annotations
+
+import re
+
+from app.progress.figures import figure_layout
+
+FIGURE = {
+    "id": "step-time", "title": "Time per step <script>alert(1)</script>", "x_label": "width",
+    "y_label": "ms", "note": "", "x_scale": "log", "y_scale": "log",
+    "series": [{"name": "float32", "points": [[64, 7.4], [1024, 301.6]]},
+               {"name": "bfloat16 autocast", "points": [[64, 27.0], [1024, 3756.5]]}],
+    "marks": [],
+}
+
+
+def render(app, result):
+    with app.test_request_context():
+        template = app.jinja_env.from_string(
+            '{% from "progress/_submission.html" import feedback %}{{ feedback(result) }}')
+        return template.render(result=result)
+
+
+def test_layout_places_points_inside_the_plot():
+    layout = figure_layout(FIGURE)
+    assert layout is not None
+    for series in layout["series"]:
+        for dot in series["dots"]:
+            assert layout["left"] <= dot["x"] <= layout["right"]
+            assert layout["top"] <= dot["y"] <= layout["bottom"]
+    slow, fast = layout["series"][1]["dots"][1], layout["series"][0]["dots"][1]
+    assert slow["y"] < fast["y"]  # larger times are higher up
+
+
+def test_invalid_figures_are_not_drawn():
+    assert figure_layout({**FIGURE, "series": [{"name": "x", "points": [[1, float("nan")]]}]}) is None
+    assert figure_layout({"id": "<svg>", "series": []}) is None
+    assert figure_layout("<svg onload=alert(1)>") is None
+
+
+def test_feedback_draws_the_figure_and_escapes_its_texts(app):
+    html = render(app, {"status": "pass", "message": "", "tests": [], "figures": [FIGURE]})
+    assert '<figure class="result-figure" data-figure="step-time">' in html
+    assert len(re.findall(r"<circle ", html)) == 4
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_feedback_without_figures_is_unchanged(app):
+    html = render(app, {"status": "pass", "message": "", "tests": []})
+    assert "result-figure" not in html
