@@ -61,3 +61,16 @@ def roomy_flagship(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def gradings() -> GradingCache:
     """Local gradings, done once per run however many tests ask (see tests/grading_cache.py)."""
     return GradingCache.from_env()
+
+
+# Modules whose module-scoped fixture grades every selected case up front: under xdist each
+# worker collects every item, so each would grade the whole module; one worker does it.
+ONE_WORKER_MODULES = {"tests/amp/test_amp_corpus.py": "amp-corpus"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = ONE_WORKER_MODULES.get(item.path.relative_to(REPO).as_posix())
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))

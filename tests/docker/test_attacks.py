@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 
 from grader.loader import Exercise
+from grader.sandboxes import docker as backend
 from grader.sandboxes.base import Job
 from grader.sandboxes.docker import DockerSandbox
 
 ATTACKS = Path(__file__).parent / "attacks"
 CASES = sorted(p.stem for p in ATTACKS.glob("*.py"))
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
+BACKSTOP_ROOM_S = 300  # only a harness whose clock failed would need it
 
 
 def expectations(path: Path) -> dict[str, str]:
@@ -47,13 +49,20 @@ def record(case: str, doc: dict[str, Any], elapsed: float) -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_attack(case: str, quick_flagship_exercise: Exercise, roomy_flagship_exercise: Exercise,
-                backstop_kills: list[str], no_residue: None) -> None:
+                backstop_kills: list[str], monkeypatch: pytest.MonkeyPatch,
+                no_residue: None) -> None:
     path = ATTACKS / f"{case}.py"
     expect = expectations(path)
     # A run meant to time out gets the 8 s copy (it exceeds any limit); every other run the
     # platform's largest limit, so a busy host cannot turn its verdict into a timeout.
     timeout = expect.get("error-kind") == "timeout"
     exercise = quick_flagship_exercise if timeout else roomy_flagship_exercise
+    if timeout:
+        # What is asked here is that the harness's own clock stops the job. The backstop
+        # behind it allows 45 s for the harness to start and stop, which a host at load 20
+        # on 2 cores overran (the verdict was still a timeout, from the backstop): it gets
+        # room here, and has a test of its own (test_backend.py).
+        monkeypatch.setattr(backend, "wall_limit_s", lambda limits: limits.time_s + BACKSTOP_ROOM_S)
     doc, elapsed = grade(exercise, path.read_text(encoding="utf-8"))
     seen = doc["message"] + doc["output"]
     record(case, doc, elapsed)

@@ -22,6 +22,9 @@ def test_golden(case: str, quick_flagship: Path, roomy_flagship: Path) -> None:
     expected = json.loads((folder / "expected.json").read_text())
     # A run meant to time out gets the 8 s copy; every other one the platform's largest
     # limit, so a busy host can slow it down but never turn its verdict into a timeout.
+    # (No elapsed-time check: on a loaded host the sandbox's backstop may end an endless
+    # loop before the harness's own clock does, with the same verdict and message. That
+    # the harness's clock ends it is asked, load-proof, in tests/docker/test_attacks.py.)
     timeout = expected.get("error_kind") == "timeout"
     completed = subprocess.run(
         [sys.executable, "-m", "grader", "grade", str(quick_flagship if timeout else roomy_flagship),
@@ -51,7 +54,3 @@ def test_golden(case: str, quick_flagship: Path, roomy_flagship: Path) -> None:
     for test in doc["tests"]:
         if test["status"] in ("fail", "error"):
             assert test["message"], test  # a failure always says what went wrong
-    if timeout:
-        # Stopped by the harness's own clock (its per-check message), not the sandbox's
-        # backstop, which ends a run with no checks at all: asked of the document, not timed.
-        assert any("time limit" in t["message"] for t in doc["tests"]), doc
