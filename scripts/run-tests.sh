@@ -31,7 +31,7 @@ SERIAL_DIRS="docker postgres browser"
 eval "EXTRA=(${PYTEST_ARGS:-})"  # shell words, so -m "not slow" stays two arguments
 
 RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/learnai-tests.XXXXXX")"
-trap 'rm -rf "$RUN_DIR"' EXIT
+trap 'rm -rf "$RUN_DIR"; [ -z "${heartbeat:-}" ] || kill "$heartbeat" 2>/dev/null' EXIT
 export LEARNAI_GRADING_CACHE="$RUN_DIR/gradings"
 
 wanted() { [[ " $GROUPS_WANTED " == *" $1 "* ]]; }
@@ -58,6 +58,7 @@ group_args() {  # the pytest arguments of a group
 run_group() {  # run one group, print its log whole, record "name rc seconds"
   local name=$1 started rc
   started=$(date +%s)
+  echo "group $name started"
   # shellcheck disable=SC2046 -- group_args is a word list on purpose
   "$PY" -m pytest $(group_args "$name") --durations=20 "${EXTRA[@]}" \
     >"$RUN_DIR/$name.log" 2>&1
@@ -78,6 +79,16 @@ lane() {  # run the wanted groups among the arguments, one after another
 
 started=$(date +%s)
 echo "test groups: $GROUPS_WANTED (python: $WORKERS xdist workers; $LANES lanes)"
+# A group's output comes when it ends; meanwhile a line every 5 minutes, so a CI watching
+# for silence does not take a long group for a hung one.
+# (Short sleeps: a sleep left over after the kill would hold the output pipe open.)
+( ticks=0
+  while sleep 10; do
+    ticks=$((ticks + 1))
+    [ $((ticks % 30)) -ne 0 ] || echo "... $((ticks / 6)) min in; groups done: $(cut -d' ' -f1 \
+      "$RUN_DIR/summary" 2>/dev/null | tr '\n' ' ')"
+  done ) &
+heartbeat=$!
 if [ "$LANES" -ge 2 ]; then
   lane docker &
   docker_lane=$!
@@ -86,6 +97,7 @@ if [ "$LANES" -ge 2 ]; then
 else
   lane python docker postgres browser
 fi
+kill "$heartbeat" 2>/dev/null
 
 failed=0
 echo "==================== summary ($(( $(date +%s) - started )) s in all)"
