@@ -16,8 +16,8 @@ export FLASK_APP := app
 run: setup ## serve on http://127.0.0.1:5000 with gunicorn
 	$(VENV)/bin/gunicorn --workers 1 --threads 8 --bind $(HOST):$(PORT) 'app:create_app()'
 
-test: setup ## the whole suite (docker, browser and postgres tests skip with a reason where absent)
-	$(PY) -m pytest
+test: setup ## the whole suite in parallel groups (docker, browser and postgres tests skip with a reason where absent)
+	PY=$(PY) bash scripts/run-tests.sh
 
 setup: venv bundle db
 

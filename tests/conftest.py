@@ -1,4 +1,11 @@
-"""Suite-wide fixtures: repository paths, and a short-limit copy of an exercise for slow failure modes."""
+"""Suite-wide fixtures: repository paths, copies of an exercise with a short or a roomy time limit,
+and the run's cache of gradings.
+
+Time limits are wall-clock, so a test's verdict must never hinge on how busy the host is:
+a run meant to time out gets a short limit (an endless loop exceeds any limit), and a run
+meant to pass, fail or hit another limit (memory, processes, output) gets the platform's
+largest limit, so only that other limit can end it.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from grading_cache import GradingCache
+
+from grader.schema import MAX_TIME_S
 
 REPO = Path(__file__).resolve().parent.parent
 EXERCISES = REPO / "exercises"
@@ -34,3 +44,33 @@ def copy_with_time_limit(source: Path, target_root: Path, time_s: float) -> Path
 def quick_flagship(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """amp-train-one-epoch with an 8-second limit."""
     return copy_with_time_limit(EXERCISES / "amp-train-one-epoch", tmp_path_factory.mktemp("ex"), 8)
+
+
+@pytest.fixture(scope="session")
+def roomy_flagship(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """amp-train-one-epoch with the largest limit the platform allows (MAX_TIME_S, 120 s).
+
+    For runs whose expected verdict is not a timeout: a loaded host slows them down, and
+    must not turn their verdict into one.
+    """
+    return copy_with_time_limit(EXERCISES / "amp-train-one-epoch", tmp_path_factory.mktemp("ex"),
+                                MAX_TIME_S)
+
+
+@pytest.fixture(scope="session")
+def gradings() -> GradingCache:
+    """Local gradings, done once per run however many tests ask (see tests/grading_cache.py)."""
+    return GradingCache.from_env()
+
+
+# Modules whose module-scoped fixture grades every selected case up front: under xdist each
+# worker collects every item, so each would grade the whole module; one worker does it.
+ONE_WORKER_MODULES = {"tests/amp/test_amp_corpus.py": "amp-corpus"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        group = ONE_WORKER_MODULES.get(item.path.relative_to(REPO).as_posix())
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -127,7 +127,7 @@ def test_validation_page_lists_load_errors_without_grading(app, teacher, content
     assert 'data-exercise="add-numbers" data-validation="unchecked"' in html
 
 
-def wait_validated(app, exercise_id, timeout=20.0):
+def wait_validated(app, exercise_id, timeout=120.0):  # a cap only: a busy host is slow
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with app.app_context():

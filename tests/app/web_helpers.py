@@ -27,8 +27,12 @@ def keyword_grader(
     return summarize(exercise.id, [test], output=f"graded with sandbox={sandbox}").to_dict()
 
 
-def wait_for_done(client: FlaskClient, submission_id: str, timeout: float = 30.0) -> dict[str, Any]:
-    """Poll the API like the editor does until the submission is graded."""
+def wait_for_done(client: FlaskClient, submission_id: str, timeout: float = 120.0) -> dict[str, Any]:
+    """Poll the API like the editor does until the submission is graded.
+
+    The timeout is a cap for a grader that never finishes, generous so a busy host cannot
+    reach it; the poll returns as soon as the submission is done.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         body: dict[str, Any] = client.get(f"/api/submissions/{submission_id}").get_json()

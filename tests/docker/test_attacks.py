@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 from grader.loader import Exercise
+from grader.sandboxes import docker as backend
 from grader.sandboxes.base import Job
 from grader.sandboxes.docker import DockerSandbox
-from grader.sandboxes.docker_settings import wall_limit_s
 
 ATTACKS = Path(__file__).parent / "attacks"
 CASES = sorted(p.stem for p in ATTACKS.glob("*.py"))
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
+BACKSTOP_ROOM_S = 300  # only a harness whose clock failed would need it
 
 
 def expectations(path: Path) -> dict[str, str]:
@@ -47,13 +48,21 @@ def record(case: str, doc: dict[str, Any], elapsed: float) -> None:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_attack(case: str, flagship: Exercise, quick_flagship_exercise: Exercise,
+def test_attack(case: str, quick_flagship_exercise: Exercise, roomy_flagship_exercise: Exercise,
+                backstop_kills: list[str], monkeypatch: pytest.MonkeyPatch,
                 no_residue: None) -> None:
     path = ATTACKS / f"{case}.py"
     expect = expectations(path)
-    # Runs that must time out get the 8 s copy; the rest the real limit, so a busy host
-    # cannot turn an honest run into a timeout.
-    exercise = quick_flagship_exercise if expect.get("error-kind") == "timeout" else flagship
+    # A run meant to time out gets the 8 s copy (it exceeds any limit); every other run the
+    # platform's largest limit, so a busy host cannot turn its verdict into a timeout.
+    timeout = expect.get("error-kind") == "timeout"
+    exercise = quick_flagship_exercise if timeout else roomy_flagship_exercise
+    if timeout:
+        # What is asked here is that the harness's own clock stops the job. The backstop
+        # behind it allows 45 s for the harness to start and stop, which a host at load 20
+        # on 2 cores overran (the verdict was still a timeout, from the backstop): it gets
+        # room here, and has a test of its own (test_backend.py).
+        monkeypatch.setattr(backend, "wall_limit_s", lambda limits: limits.time_s + BACKSTOP_ROOM_S)
     doc, elapsed = grade(exercise, path.read_text(encoding="utf-8"))
     seen = doc["message"] + doc["output"]
     record(case, doc, elapsed)
@@ -65,10 +74,11 @@ def test_attack(case: str, flagship: Exercise, quick_flagship_exercise: Exercise
         assert expect["output"] in doc["output"], doc["output"][-2000:]
     if doc["status"] == "error":
         assert doc["message"], "an error always tells the learner what happened"
-    # Bounded by the job's own limit, never by the backstop kill alone.
-    assert elapsed < wall_limit_s(exercise.config.limits), elapsed
+    # Ended by the job's own limits (the harness's clock, memory, pids), never by the
+    # backend's backstop kill: asked of the backend, not timed, so a slow host cannot fail it.
+    assert backstop_kills == [], f"the backstop killed the job after {elapsed:.0f} s"
 
     if not case.startswith("control_"):  # the next learner is graded as if nothing happened
         honest = (ATTACKS / "control_honest_right.py").read_text(encoding="utf-8")
-        after, _ = grade(flagship, honest)
+        after, _ = grade(roomy_flagship_exercise, honest)
         assert after["status"] == "pass", after["message"][-2000:]

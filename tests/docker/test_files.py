@@ -92,7 +92,7 @@ def _container_with(client: Any, script: str) -> Any:
         read_only=True, mounts=[Mount("/grading", None, type="volume")],
         labels={"learnai.job": f"test-{uuid.uuid4().hex[:8]}", "learnai.deadline": "0"})
     container.start()
-    container.wait(timeout=60)
+    container.wait(timeout=300)  # a shell one-liner: only a stuck engine takes this long
     return container
 
 

@@ -5,27 +5,32 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
+# Only against a grader that hangs for good: every run ends by its own limits long before.
+HANG_GUARD_S = 900
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "expected.json").is_file())
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
-def test_golden(case: str, quick_flagship: Path) -> None:
+def test_golden(case: str, quick_flagship: Path, roomy_flagship: Path) -> None:
     folder = GOLDEN / case
     expected = json.loads((folder / "expected.json").read_text())
-    started = time.monotonic()
+    # A run meant to time out gets the 8 s copy; every other one the platform's largest
+    # limit, so a busy host can slow it down but never turn its verdict into a timeout.
+    # (No elapsed-time check: on a loaded host the sandbox's backstop may end an endless
+    # loop before the harness's own clock does, with the same verdict and message. That
+    # the harness's clock ends it is asked, load-proof, in tests/docker/test_attacks.py.)
+    timeout = expected.get("error_kind") == "timeout"
     completed = subprocess.run(
-        [sys.executable, "-m", "grader", "grade", str(quick_flagship),
+        [sys.executable, "-m", "grader", "grade", str(quick_flagship if timeout else roomy_flagship),
          str(folder / "submission.py"), "--json", "--sandbox", "local"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, timeout=HANG_GUARD_S, check=False,
     )
-    elapsed = time.monotonic() - started
     assert completed.returncode == 0, completed.stderr  # exits 0 whenever grading ran
     doc = json.loads(completed.stdout)
     assert doc["version"] == 1 and doc["exercise"] == "amp-train-one-epoch"
@@ -49,4 +54,3 @@ def test_golden(case: str, quick_flagship: Path) -> None:
     for test in doc["tests"]:
         if test["status"] in ("fail", "error"):
             assert test["message"], test  # a failure always says what went wrong
-    assert elapsed < expected.get("max_seconds", 60)

@@ -1,0 +1,78 @@
+"""The suite's cache of gradings: one grading per key and run, shared through its folder, never stale."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from grading_cache import GradingCache
+
+from grader.loader import load_exercise
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Replace the real grading with a recorder, so these tests take milliseconds."""
+    calls: list[tuple[str, str]] = []
+
+    def fake_run(self: GradingCache, exercise: Any, code: str, lang: str, sandbox: str) -> dict[str, Any]:
+        calls.append((exercise.id, code))
+        self.graded += 1
+        kind = "internal" if "platform-fault" in code else None
+        return {"exercise": exercise.id, "status": "error" if kind else "pass", "error_kind": kind,
+                "tests": [], "code": code}
+
+    monkeypatch.setattr(GradingCache, "_run", fake_run)
+    return calls
+
+
+@pytest.fixture
+def exercise(tmp_path: Path) -> Any:
+    target = tmp_path / "ex" / "tensors-dtype-memory"
+    shutil.copytree(EXERCISES / "tensors-dtype-memory", target)
+    return load_exercise(target)
+
+
+def test_a_second_ask_reuses_the_first_grading(counted: list, exercise: Any) -> None:
+    cache = GradingCache()
+    first = cache.grade(exercise, "x = 1\n")
+    first["status"] = "changed by the caller"  # each caller gets its own copy
+    assert cache.grade(exercise, "x = 1\n")["status"] == "pass"
+    assert len(counted) == 1
+    cache.grade(exercise, "x = 2\n")
+    cache.grade(exercise, "x = 1\n", lang="ja")
+    assert len(counted) == 3  # other code, other language: other keys
+
+
+def test_the_folder_shares_gradings_between_processes(counted: list, exercise: Any,
+                                                      tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    GradingCache(folder).grade(exercise, "x = 1\n")
+    other = GradingCache(folder)  # as another xdist worker or the docker group would
+    assert other.grade(exercise, "x = 1\n")["status"] == "pass"
+    assert len(counted) == 1 and other.graded == 0
+
+
+def test_a_changed_exercise_file_is_graded_again(counted: list, exercise: Any) -> None:
+    cache = GradingCache()
+    cache.grade(exercise, "x = 1\n")
+    test_file = next((exercise.path / "tests").glob("test_*.py"))
+    test_file.write_text(test_file.read_text() + "\n# changed\n")
+    cache.grade(exercise, "x = 1\n")
+    assert len(counted) == 2
+
+
+def test_platform_faults_are_never_kept(counted: list, exercise: Any, tmp_path: Path) -> None:
+    cache = GradingCache(tmp_path / "cache")
+    for _ in range(2):
+        assert cache.grade(exercise, "platform-fault\n")["error_kind"] == "internal"
+    assert len(counted) == 2
+
+
+def test_only_local_gradings_are_cached(exercise: Any) -> None:
+    with pytest.raises(ValueError, match="only local"):
+        GradingCache().grade(exercise, "x = 1\n", sandbox="docker")
