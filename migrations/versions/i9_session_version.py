@@ -1,7 +1,7 @@
 """users.session_version: logout and a password change end every session of the account.
 
 Revision ID: i9a1s2e3s4v5
-Revises: b4f0c2d7e913
+Revises: i10_grading_claims
 Create Date: 2026-12-01 04:30:00
 
 """
@@ -10,7 +10,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "i9a1s2e3s4v5"
-down_revision = "b4f0c2d7e913"
+down_revision = "i10_grading_claims"
 branch_labels = None
 depends_on = None
 
