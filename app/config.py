@@ -60,9 +60,9 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "PASSWORD_CHANGE_RATE_LIMIT": env.get("PASSWORD_CHANGE_RATE_LIMIT") or "5/minute",
         # The editor saves a draft at most once per 1.5 s pause (40/minute in one tab).
         "DRAFT_RATE_LIMIT": env.get("DRAFT_RATE_LIMIT") or "60/minute",
-        "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "600/minute",
+        "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "300/minute;3000/hour",
         "QUIZ_RATE_LIMIT": env.get("QUIZ_RATE_LIMIT") or "20/minute",
-        "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "300/minute",
+        "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "300/minute;3000/hour",
         **grading_queue_settings(env),
     }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Flask, current_app, g, request
+from flask import Flask, abort, current_app, g, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -53,6 +53,15 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+def refuse_nul() -> None:
+    """A NUL in the path or the query is never a real address, and PostgreSQL refuses it in a
+    query (a 500 where SQLite would answer): 404 for a path, 400 for a query, before any view."""
+    if "\x00" in request.path:
+        abort(404)
+    if any("\x00" in key or "\x00" in value for key, value in request.args.items(multi=True)):
+        abort(400)
+
+
 def init_app(app: Flask) -> None:
     proxies = app.config["TRUSTED_PROXIES"]
     if proxies:
@@ -61,5 +70,6 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     app.session_interface = SessionInterface()
+    app.before_request(refuse_nul)
     app.after_request(add_headers)
     app.jinja_env.globals["csp_nonce"] = csp_nonce

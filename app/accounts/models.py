@@ -55,10 +55,13 @@ def normalize_email(email: str) -> str:
 
 # Cc: control characters; Cf: invisible format characters (zero-width space, soft hyphen,
 # bidi overrides, zero-width joiner); Cs/Co/Cn: surrogates, private use, unassigned;
-# Z*: spaces and line separators. None belongs in an address a person types or reads.
+# Z*: spaces and line separators other than the plain space, which NFKC has already made of
+# no-break and ideographic spaces and which a reader sees. The sign-up form refuses any
+# whitespace anyway; `flask users create` keeps accepting what it accepted before.
 _REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp")
 
 
 def email_is_clean(email: str) -> bool:
     """False when a normalised email holds characters a reader cannot see or that reorder text."""
-    return not any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in email)
+    return not any(unicodedata.category(char) in _REFUSED_CATEGORIES and char != " "
+                   for char in email)

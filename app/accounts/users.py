@@ -25,7 +25,10 @@ PASSWORD_REASONS = {"length": "bad_password", "common": "common_password",
 
 
 def find_by_email(email: str) -> User | None:
-    found: User | None = db.session.scalar(select(User).where(User.email == normalize_email(email)))
+    email = normalize_email(email)
+    if not email_is_clean(email) or len(email) > 254:
+        return None  # no account has such an email, and PostgreSQL refuses NUL in a query
+    found: User | None = db.session.scalar(select(User).where(User.email == email))
     return found
 
 

@@ -52,13 +52,13 @@ FILL: dict[str, Callable[[World], list[str]]] = {
     + [f"/exercises/{w.quiz}/history"],
     "progress.dashboard": lambda w: ["/progress"],
     "progress.submission": lambda w: [f"/submissions/{s}" for s in w.submissions]
-    + [f"/submissions/{UNKNOWN_UUID}", "/submissions/" + "9" * 400],
+    + [f"/submissions/{UNKNOWN_UUID}", "/submissions/" + "9" * 400, "/submissions/%00"],
     "progress.get_draft": lambda w: [f"/api/exercises/{w.exercise}/draft",
                                      f"/api/exercises/{w.quiz}/draft"],
     "progress.api_history": lambda w: [f"/api/exercises/{w.exercise}/history",
                                        "/api/exercises/nope/history"],
     "api.submission": lambda w: [f"/api/submissions/{s}" for s in w.submissions]
-    + [f"/api/submissions/{UNKNOWN_UUID}"],
+    + [f"/api/submissions/{UNKNOWN_UUID}", "/api/submissions/%00", "/api/submissions/a%0d%0a"],
     "quizzes.show": lambda w: [f"/quizzes/{q}" for q in QUIZ_IDS]
     + [f"/quizzes/{w.quiz}?attempt={w.attempt}", f"/quizzes/{w.quiz}?attempt=%00",
        "/quizzes/nope"],
@@ -174,3 +174,12 @@ def test_control_characters_in_next_go_to_the_course(client, url: str) -> None:
     else:
         assert response.status_code == 302 and response.headers["Location"] == "/"
         assert "Set-Cookie: x" not in str(response.headers)
+
+
+@pytest.mark.parametrize("url", ["/api/submissions/%00", "/submissions/%00x",
+                                 "/quizzes/pick-a-dtype?attempt=%00", "/?next=%00"])
+def test_nul_in_an_address_is_refused_before_any_query(client, url: str) -> None:
+    # SQLite answers such lookups; PostgreSQL raises on NUL in a query, which was a 500 there.
+    response = client.get(url)
+    assert response.status_code == (400 if "?" in url else 404)
+    assert "Content-Security-Policy" in response.headers

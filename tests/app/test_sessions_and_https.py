@@ -87,7 +87,8 @@ def test_emails_are_normalised_and_invisible_characters_refused() -> None:
     assert normalize_email(" ＡＤＡ@Example.ORG ") == "ada@example.org"
     assert email_is_clean("ada@example.org") and email_is_clean("ädä@例え.jp")
     for bad in ("ada\u200b@example.org", "a\u00adda@example.org", "\u202eada@example.org",
-                "ada\u2066@example.org", "a da@example.org", "ada\x00@example.org"):
+                "ada\u2066@example.org", "a\u2028da@example.org", "ada\x00@example.org",
+                "ada\u180e@example.org"):
         assert not email_is_clean(normalize_email(bad)), repr(bad)
 
 
