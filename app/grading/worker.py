@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
-PENDING = ("queued", "running")
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 INTERNAL_MESSAGES = {
