@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
-PENDING = ("queued", "running")
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 INTERNAL_MESSAGES = {
@@ -159,6 +158,7 @@ def fair_order(app: Flask, kind: str | None) -> list[str]:
         catalog = app.extensions["exercise_catalog"]
         queued = [row for row in queued if queue_kind(app, catalog.get(row.exercise_id)) == kind]
     if not queued:
+        db.session.commit()
         return []
     learners = {row.learner for row in queued}
     last_start = dict(db.session.execute(
@@ -172,6 +172,8 @@ def fair_order(app: Flask, kind: str | None) -> list[str]:
             [key for key in learners if key is not None]))
         .group_by(Submission.learner)
     ).all())
+
+    db.session.commit()  # end the read: SQLite cannot turn it into the claim's write under load
 
     def rank(row: Any) -> tuple[int, float, float]:
         started = last_start.get(row.learner)

@@ -142,7 +142,7 @@ class Learner:
             status, body = self.request("GET", f"/api/submissions/{submission_id}")
             return body if status == 200 and body["status"] == "done" else None
 
-        return wait_until(done, timeout, f"submission {submission_id}", every=0.2)
+        return wait_until(done, timeout, f"submission {submission_id}", every=0.5)
 
 
 def code(marker: str, sleep: float = 0.0, good: bool = True) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -10,6 +12,28 @@ import pytest
 from conftest import Learner, code, wait_until
 
 pytestmark = pytest.mark.slow
+
+
+def test_a_killed_pool_process_puts_its_job_back_and_it_is_graded_once(stack):
+    web, workers = stack
+    base = web.serve()
+    workers.start("w1")
+    workers.start("w2")
+    learner = Learner(base)
+    marker = uuid.uuid4().hex
+    status, body = learner.submit(code(marker, sleep=60))
+    assert status == 202
+    started = wait_until(lambda: [e for e in web.grade_events() if e[:2] == ("start", marker)], 30,
+                         "the job to start")
+    line = next(line for line in web.grade_log.read_text().splitlines() if line.startswith(f"start {marker}"))
+    os.kill(int(line.split()[3]), signal.SIGKILL)  # the pool process only; its worker lives on
+
+    result = learner.result(body["id"], timeout=60)
+    assert result["result"]["status"] == "pass"
+    events = [e for e in web.grade_events() if e[1] == marker]
+    assert [e[0] for e in events] == ["start", "start", "done"]
+    assert started[0][2] in {"w1", "w2"}
+    assert "WorkerLostError" in (web.tmp / f"{started[0][2]}.log").read_text()  # Celery saw it die
 
 
 def test_200_submissions_from_50_clients_are_each_graded_exactly_once(stack):

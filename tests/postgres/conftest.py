@@ -110,6 +110,9 @@ def make_app(migrated: str, content: dict[str, Path], compiled_translations: str
             "GRADE_FUNCTION": keyword_grader,
             "GRADER_SANDBOX": "local",
             "BABEL_TRANSLATION_DIRECTORIES": compiled_translations,
+            # As in tests/app: queue caps are tested on their own (test_pg_grading.py).
+            "GRADING_MAX_PENDING_PER_LEARNER": 1000,
+            "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 1000,
             **overrides,
         }
         app = create_app(config)
