@@ -1,4 +1,4 @@
-"""Rate limits (Flask-Limiter): submissions per learner, login attempts per address and email."""
+"""Rate limits (Flask-Limiter): submissions and runs per learner, login attempts per address and email."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
         message = _("You sent many submissions in a short time (the limit is %(limit)s). "
                     "Wait a moment, then submit again.", limit=str(exc.limit.limit))
         return json_error(429, "too_many_submissions", message)
+    if request.endpoint == "api.run":
+        message = _("You ran your code many times in a short time (the limit is %(limit)s). "
+                    "Wait a moment, then run it again.", limit=str(exc.limit.limit))
+        return json_error(429, "too_many_runs", message)
     if request.endpoint == "accounts.login":
         from app.accounts.forms import LoginForm
 
@@ -60,6 +64,11 @@ def init_app(app: Flask) -> None:
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
     _limit(app, limiter, "api.submit", app.config["SUBMISSION_ADDRESS_RATE_LIMIT"],
            key_func=lambda: "submit-address:" + get_remote_address())
+    # Running code costs a sandbox like grading does: the same limits, counted apart.
+    _limit(app, limiter, "api.run", app.config["SUBMISSION_RATE_LIMIT"],
+           key_func=lambda: "run:" + submission_key())
+    _limit(app, limiter, "api.run", app.config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+           key_func=lambda: "run-address:" + get_remote_address())
     _limit(app, limiter, "accounts.login", app.config["LOGIN_RATE_LIMIT"], key_func=login_key,
            methods=["POST"])
     app.register_error_handler(RateLimitExceeded, too_many)
