@@ -1,4 +1,4 @@
-"""Rate limits (Flask-Limiter) on everything that writes or hashes: see docs/security.md."""
+"""Rate limits (Flask-Limiter) on everything that writes, hashes or runs code: see docs/security.md."""
 
 from __future__ import annotations
 
@@ -55,6 +55,10 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
         message = _("You sent many submissions in a short time (the limit is %(limit)s). "
                     "Wait a moment, then submit again.", limit=str(exc.limit.limit))
         return json_error(429, "too_many_submissions", message)
+    if request.endpoint == "api.run":
+        message = _("You ran your code many times in a short time (the limit is %(limit)s). "
+                    "Wait a moment, then run it again.", limit=str(exc.limit.limit))
+        return json_error(429, "too_many_runs", message)
     if request.endpoint == "accounts.login":
         from app.accounts.forms import LoginForm
 
@@ -100,6 +104,11 @@ def init_app(app: Flask) -> None:
     _wrap(app, "api.submit", limiter.limit(
         config["SUBMISSION_ADDRESS_RATE_LIMIT"],
         key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused))
+    # Running code costs a sandbox like grading does: the same limits, counted apart.
+    _wrap(app, "api.run", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
+                                        key_func=lambda: "run:" + submission_key()))
+    _wrap(app, "api.run", limiter.limit(config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+                                        key_func=lambda: "run-address:" + get_remote_address()))
 
     # Login: failures per address and account (short), every attempt per address (longer).
     _wrap(app, "accounts.login", limiter.limit(

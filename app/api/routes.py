@@ -1,11 +1,11 @@
-"""JSON endpoints: POST a submission (202, graded off the request thread), GET it (owner only)."""
+"""JSON endpoints: POST a submission (202, graded off the request thread), GET it (owner only), run code."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from flask import current_app, jsonify, url_for
+from flask import Flask, current_app, jsonify, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -67,5 +67,40 @@ def submission(submission_id: str) -> tuple[Response, int] | Response:
     if found is None or not (found.learner == learner_key() or is_instructor()):
         return json_error(404, "unknown_submission", _("There is no submission with this id."))
     response = jsonify(found.to_api())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _run_function(app: Flask) -> Any:
+    injected = app.config.get("RUN_FUNCTION")  # tests may inject one; the real one by default
+    if injected is not None:
+        return injected
+    from grader.api import run_code  # imported late: the grader loads torch on demand
+
+    return run_code
+
+
+@bp.post("/exercises/<exercise_id>/run")
+def run(exercise_id: str) -> tuple[Response, int] | Response:
+    """Runs synchronously in the exercise's sandbox and limits (a warm one answers in well under
+    a second); nothing is stored. Rate-limited like submissions (app/ratelimits.py)."""
+    exercise = exercise_catalog().get(exercise_id)
+    if exercise is None:
+        return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
+    if exercise.config.kind != "code":
+        return json_error(400, "not_runnable", _("This exercise is a quiz; there is no code to run."))
+    try:
+        body = read_body()
+        code = read_code(body)
+    except BadBody as bad:
+        return json_error(bad.status, bad.error, bad.message)
+    lang = _read_lang(body)
+    try:
+        result = _run_function(current_app)(exercise, code, lang=lang,
+                                            sandbox=current_app.config["GRADER_SANDBOX"])
+    except Exception:  # run_code promises not to raise; if it does, it is ours
+        log.exception("run_code raised for %s", exercise.id)
+        return json_error(503, "run_unavailable", _("Running code is unavailable right now. Please try again."))
+    response = jsonify({key: result.get(key) for key in ("status", "output", "error", "duration_s")})
     response.headers["Cache-Control"] = "no-store"
     return response

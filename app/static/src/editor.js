@@ -13,6 +13,7 @@ import {
 import { failingLines, goToLine, markFailingLines } from "./failing-lines.js";
 import { RequestError, submitCode, waitForResult } from "./grading.js";
 import { failingLinesOf, showProblem, showResult } from "./results.js";
+import { setUpRun } from "./run.js";
 
 const STEPS = ["queued", "running", "done"];
 
@@ -274,6 +275,7 @@ function setUp(root) {
     getCode: () => view.state.doc.toString(),
     setCode: (code) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: code } }),
   };
+  setUpRun(() => view.state.doc.toString());
 }
 
 const root = document.getElementById("workbench");

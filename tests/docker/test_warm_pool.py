@@ -1,0 +1,124 @@
+"""The docker warm pool: hardened like a cold job, one job per container, replaced, removed at exit."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.api import run_code
+from grader.loader import Exercise
+from grader.sandboxes import pool as pools
+from grader.sandboxes.docker import DockerSandbox
+from grader.sandboxes.docker_settings import LABEL_WARM, container_kwargs
+
+REPO = Path(__file__).resolve().parents[2]
+FILL_S = 300
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
+
+# HostConfig fields that make the hardening; a warm container must match a cold job's.
+HARDENING = ("NetworkMode", "ReadonlyRootfs", "CapDrop", "CapAdd", "SecurityOpt", "PidsLimit",
+             "Memory", "MemorySwap", "NanoCpus", "IpcMode", "Init", "ShmSize", "Tmpfs")
+
+
+@pytest.fixture
+def docker_pool(monkeypatch: pytest.MonkeyPatch, flagship: Exercise) -> Iterator[pools.WarmPool]:
+    pools.close_all()
+    monkeypatch.setenv("GRADER_POOL_SIZE", "1")
+    pool = DockerSandbox().warm_pool(flagship.config.limits)
+    yield pool
+    pools.close_all()
+
+
+def test_a_warm_container_is_hardened_exactly_like_a_cold_one(client: Any, docker_pool, flagship):
+    assert docker_pool.wait_filled(FILL_S)
+    member = docker_pool._idle[0]
+    member.container.reload()
+    warm = member.container.attrs["HostConfig"]
+    assert member.container.labels[LABEL_WARM] == "1"
+    cold_kwargs = container_kwargs(flagship.config.limits, exercise_id=flagship.id, job_id="x" * 16,
+                                   deadline=0, lang="en")
+    cold = client.api.create_host_config(**{
+        key: value for key, value in cold_kwargs.items()
+        if key in ("network_mode", "read_only", "cap_drop", "cap_add", "security_opt", "pids_limit",
+                   "mem_limit", "memswap_limit", "nano_cpus", "ipc_mode", "init", "shm_size", "tmpfs")})
+    for field in HARDENING:
+        assert warm.get(field) == cold.get(field), field
+    assert member.container.attrs["Config"]["User"] == "0:0"  # docker_entry drops to grader itself
+
+
+LEAVES_STATE = """
+import os, subprocess
+open("/tmp/left-behind", "w").write("first learner")
+subprocess.Popen(["sleep", "3600"], start_new_session=True)  # would outlive a reused sandbox
+print("host", open("/etc/hostname").read().strip(), "uid", os.getuid())
+"""
+
+LOOKS_AROUND = """
+import os
+def command(pid):
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read()
+    except OSError:
+        return b""
+print("host", open("/etc/hostname").read().strip(), "uid", os.getuid())
+print("left", os.path.exists("/tmp/left-behind"))
+print("sleepers", sum(1 for p in os.listdir("/proc") if p.isdigit() and command(p).startswith(b"sleep")))
+"""
+
+
+def field(output: str, name: str) -> str:
+    found = re.search(rf"\b{name} (\S+)", output)
+    assert found, output
+    return found.group(1)
+
+
+def test_one_job_per_container_and_the_next_learner_sees_nothing(client: Any, docker_pool, flagship,
+                                                                  no_residue):
+    assert docker_pool.wait_filled(FILL_S)
+    first = run_code(flagship, LEAVES_STATE, sandbox="docker")
+    assert first["status"] == "ok", first
+    assert docker_pool.wait_filled(FILL_S)
+    second = run_code(flagship, LOOKS_AROUND, sandbox="docker")
+    assert second["status"] == "ok", second
+    assert field(first["output"], "host") != field(second["output"], "host")  # another container
+    assert field(first["output"], "uid") != field(second["output"], "uid")  # another learner uid
+    assert "left False" in second["output"] and "sleepers 0" in second["output"]
+    first_host = field(first["output"], "host")  # a container's hostname is its id's start
+    assert not any(c.id.startswith(first_host) for c in client.containers.list(all=True))
+
+
+def test_a_dead_warm_container_is_replaced_and_the_job_still_graded(docker_pool, flagship, no_residue):
+    assert docker_pool.wait_filled(FILL_S)
+    dead = docker_pool._idle[0]
+    dead.container.kill()
+    doc = run_code(flagship, "print('graded anyway')", sandbox="docker")
+    assert doc["status"] == "ok" and "graded anyway" in doc["output"], doc
+    assert docker_pool.replaced >= 1
+    assert docker_pool.wait_filled(FILL_S)
+    assert docker_pool._idle[0] is not dead
+
+
+def test_a_worker_that_exits_leaves_no_warm_container(client: Any, flagship):
+    script = (
+        "import os\n"
+        "os.environ['GRADER_POOL_SIZE'] = '1'\n"
+        "from grader.sandboxes.docker import DockerSandbox\n"
+        "from grader.sandboxes.docker_settings import owner\n"
+        f"assert DockerSandbox().warm_pool().wait_filled({FILL_S})\n"
+        "print(owner(), flush=True)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=FILL_S + 60, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    worker = done.stdout.strip()
+    assert worker
+    left = client.containers.list(all=True, filters={"label": f"learnai.owner={worker}"})
+    assert left == []
