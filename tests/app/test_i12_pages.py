@@ -150,3 +150,21 @@ def test_quoted_check_ids_in_messages_become_titles(app):
         text = explain_skip("stopped because of the mistake reported under 'update-after-step'.",
                             {"update-after-step": "update() after step()"})
     assert text == "stopped because of the mistake reported under “update() after step()”."
+
+
+def test_instructor_overview_names_failing_checks_by_title(make_app, content):
+    from instructor_titles import two_check_grader
+    tests = Path(content["exercises"]) / "add-numbers" / "tests" / "test_add.py"
+    tests.write_text(
+        "from grader.testing import check\n\n"
+        '@check("returns-sum", title={"en": "Returns the sum", "ja": "和を返す"})\n'
+        "def test_add():\n    pass\n", encoding="utf-8")
+    app = make_app(GRADE_FUNCTION=two_check_grader)
+    learner = signed_in(app, "slow@example.org")
+    sent = learner.post("/api/exercises/add-numbers/submissions", json={"code": WRONG}).get_json()
+    wait_for_done(learner, sent["id"])
+    teacher = signed_in(app, "boss@example.org", role="instructor")
+    html = teacher.get("/instructor/").get_data(as_text=True)
+    assert 'data-check="returns-sum" title="returns-sum">Returns the sum<' in html
+    teacher.get("/lang/ja?next=/")
+    assert ">和を返す<" in teacher.get("/instructor/").get_data(as_text=True)

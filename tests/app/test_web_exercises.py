@@ -17,7 +17,7 @@ def test_exercise_page_shows_prompt_and_starter(client):
     assert '<span class="n">add</span>' in html  # highlighted code block
     assert "    pass  # &lt;your code&gt;" in html  # starter in the no-script textarea, escaped
     assert 'data-submit-url="/api/exercises/add-numbers/submissions"' in html
-    assert '<script src="/static/dist/editor.js" defer></script>' in html
+    assert re.search(r'<script src="/static/dist/editor\.js\?v=[0-9a-f]{12}" defer></script>', html)
     assert "Use the <code>+</code> operator." in html  # hints, folded
 
 

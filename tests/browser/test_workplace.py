@@ -153,3 +153,22 @@ def test_button_shows_queue_position_then_elapsed_seconds(browser, live_server):
     assert any("3" in text and "line" in text for text in seen), seen
     assert any(text.startswith("Grading") and "4 s" in text for text in seen), seen
     assert page.inner_text("#submit-button") == "Submit"
+
+
+def test_lesson_code_blocks_copy_and_dark_mode_follows_the_system(browser, live_server):
+    context = browser.new_context(viewport=DESKTOP, color_scheme="dark")
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page = context.new_page()
+    page.goto(f"{live_server}/lessons/01-tensors/")
+    blocks = page.locator("pre.highlight")
+    assert blocks.count() > 0 and page.locator(".copy-button").count() == blocks.count()
+    page.locator(".copy-button").first.click()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == blocks.first.inner_text()
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
+    code_bg = page.evaluate("() => getComputedStyle(document.querySelector('pre.highlight')).backgroundColor")
+    assert code_bg == "rgb(22, 27, 34)"
+    # The table of contents links to real anchors.
+    first = page.locator(".toc a").first.get_attribute("href")
+    assert page.locator(first).count() == 1
+    context.close()

@@ -87,7 +87,6 @@ function setUp(root) {
     saveRemote.flush({ keepalive: true });
   };
   window.addEventListener("pagehide", flushAll);
-  window.addEventListener("beforeunload", flushAll);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") flushAll();
   });
