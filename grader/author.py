@@ -21,11 +21,11 @@ from grader.scenarios.loop import (
     trained_pair,
 )
 from grader.scenarios.probe import count, float_state, windows
-from grader.source_lines import call_line, def_line
+from grader.source_lines import call_line, def_line, return_line
 from grader.testing import Feedback, NotChecked, Text, check, localize
 
 __all__ = [
     "Feedback", "LearnerError", "NotChecked", "Text", "amp", "big_batch_reference", "call_line", "check", "count",
     "def_line", "evaluation_reference", "float_state", "localize", "make_series", "optimizer_state",
-    "plain_reference", "resume_and_step", "run_train_epoch", "trained_pair", "windows",
+    "plain_reference", "resume_and_step", "return_line", "run_train_epoch", "trained_pair", "windows",
 ]

@@ -59,3 +59,15 @@ def call_line(source: str, within: str, name: str, default: int | None = None) -
     """The first line inside `within` that calls `name`, or `default` (say, the def's line)."""
     lines = call_lines(source, within, name)
     return lines[0] if lines else default
+
+
+def return_line(source: str, within: str, default: int | None = None) -> int | None:
+    """The last `return` statement of def `within` (dotted), or `default`: where a wrong value leaves."""
+    tree = _parse(source)
+    scope = _find_def(tree, within) if tree else None
+    if scope is None:
+        return default
+    nested = {id(n) for d in ast.walk(scope) if d is not scope
+              and isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in ast.walk(d)}
+    lines = [n.lineno for n in ast.walk(scope) if isinstance(n, ast.Return) and id(n) not in nested]
+    return max(lines) if lines else default

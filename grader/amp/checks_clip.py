@@ -11,11 +11,10 @@ SLUG_CLIP = "unscale-before-clip"
 @register("unscale-before-clip",
           title={"en": "Gradients are unscaled before clipping",
                  "ja": "クリッピングの前に勾配のスケールを戻す"},
-          hint={"en": "Call `scaler.unscale_(optimizer)` after the backward pass and before `clip_grad_norm_`, then `sc"
-                      "aler.step(optimizer)`.",
-                "ja": "backward の後、`clip_grad_norm_` の前に `scaler.unscal"
-                      "e_(optimizer)` を呼び、その後 `scaler.step(optimizer)` "
-                      "を呼びましょう。"})
+          hint={"en": "Call `scaler.unscale_(optimizer)` after the backward pass and before `clip_grad_norm_`, "
+                      "then `scaler.step(optimizer)`.",
+                "ja": "backward の後、`clip_grad_norm_` の前に `scaler.unscale_(optimizer)` を呼び、"
+                      "その後 `scaler.step(optimizer)` を呼びましょう。"})
 def unscale_before_clip(ctx: Context) -> Finding:
     trace = ctx.trace
     clips = trace.of("clip")

@@ -169,8 +169,8 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
           title={"en": "Trains on every batch of the loader",
                  "ja": "ローダーのすべてのバッチで学習する"},
           hint={"en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or `continue`.",
-                "ja": "`for inputs, targets in loader:` でローダー全体を回し、`break` や `continue` で飛ばさな"
-                      "いでください。"})
+                "ja": "`for inputs, targets in loader:` でローダー全体を回し、"
+                      "`break` や `continue` で飛ばさないでください。"})
 def trains_every_batch(ctx: Context) -> Finding:
     trace = ctx.trace
     if trace.raised:
@@ -196,11 +196,10 @@ def trains_every_batch(ctx: Context) -> Finding:
 @register("accumulation-window",
           title={"en": "Steps once every k micro-batches, with the loss divided by k",
                  "ja": "k 個のマイクロバッチごとに 1 回 step し、損失を k で割る"},
-          hint={"en": "Divide the loss by `accum_steps` inside autocast, scale it and call backward on every batch; ste"
-                      "p, update and zero_grad only when `(i + 1) % accum_steps == 0`.",
-                "ja": "autocast の中で損失を `accum_steps` で割り、毎バッチ scale して "
-                      "backward します。step・update・zero_grad は `(i + 1) % "
-                      "accum_steps == 0` のときだけ行いましょう。"})
+          hint={"en": "Divide the loss by `accum_steps` inside autocast, scale it and call backward on every batch; "
+                      "step, update and zero_grad only when `(i + 1) % accum_steps == 0`.",
+                "ja": "autocast の中で損失を `accum_steps` で割り、毎バッチ scale して backward します。"
+                      "step・update・zero_grad は `(i + 1) % accum_steps == 0` のときだけ行いましょう。"})
 def accumulation_window(ctx: Context) -> Finding:
     k, trace = ctx.spec.accumulate, ctx.trace
     for window in ctx.windows_done:

@@ -14,11 +14,10 @@ SLUG_BF16 = "bf16-autocast"
 @register("forward-in-autocast", advises=True,
           title={"en": "The forward pass and the loss run under autocast",
                  "ja": "順伝播と損失の計算が autocast の中で行われる"},
-          hint={"en": "Put `outputs = model(inputs)` and `loss = criterion(outputs, targets)` inside `with torch.autoca"
-                      "st(device_type=device.type, dtype=...):`.",
-                "ja": "`outputs = model(inputs)` と `loss = criterion(ou"
-                      "tputs, targets)` を `with torch.autocast(device_t"
-                      "ype=device.type, dtype=...):` の中に入れましょう。"})
+          hint={"en": "Put `outputs = model(inputs)` and `loss = criterion(outputs, targets)` inside "
+                      "`with torch.autocast(device_type=device.type, dtype=...):`.",
+                "ja": "`outputs = model(inputs)` と `loss = criterion(outputs, targets)` を "
+                      "`with torch.autocast(device_type=device.type, dtype=...):` の中に入れましょう。"})
 def forward_in_autocast(ctx: Context) -> Finding:
     trace = ctx.trace
     forwards = trace.of("forward")
@@ -114,8 +113,8 @@ def backward_outside_autocast(ctx: Context) -> Finding:
 @register("fp32-master-weights",
           title={"en": "The model's weights stay in float32",
                  "ja": "モデルの重みは float32 のまま"},
-          hint={"en": "Do not call `.half()` or `.to(torch.float16)` on the model; autocast chooses the precision of ea"
-                      "ch operation while the weights stay float32.",
+          hint={"en": "Do not call `.half()` or `.to(torch.float16)` on the model; autocast chooses the precision of "
+                      "each operation while the weights stay float32.",
                 "ja": "モデルに `.half()` や `.to(torch.float16)` を使わないでください。重みは float32 のまま、"
                       "演算ごとの精度は autocast が選びます。"})
 def fp32_master_weights(ctx: Context) -> Finding:

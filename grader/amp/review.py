@@ -12,8 +12,9 @@ from grader.amp.trace import Trace
 # Checks whose subject is the training itself: judged only once the loop trained (a backward
 # pass and an optimizer step happened), so an empty or untouched function earns nothing from
 # them. The others name the missing step themselves ("never calls backward", "never steps").
+# The returned mean is gated too: a loop that never trains earns nothing for its return value.
 JUDGES_ABSENCE = frozenset({"forward-in-autocast", "backward-on-scaled-loss", "step-through-scaler",
-                            "mean-loss-returned", "bf16-autocast"})
+                            "bf16-autocast"})
 
 
 class Review:

@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from grader.author import Feedback, check, evaluation_reference
+from grader.author import Feedback, call_line, check, evaluation_reference, return_line
 
 PARAMS = {"seed": 8, "data_seed": 20261130, "batches": 5, "batch_size": 8, "eval_batch_size": 7}
 ENTRY = "evaluate"
@@ -41,7 +41,7 @@ def test_returns_pair(run, learner):
         shown = type(returned).__name__ if not isinstance(returned, list) else f"{len(returned)} values"
         raise Feedback({"en": f"evaluate returned {shown}; expected a pair of numbers (mean_loss, accuracy).",
                         "ja": f"evaluate の戻り値が {shown} です。数値のペア (mean_loss, accuracy) を返してください。"},
-                       line=learner.line_of(ENTRY))
+                       line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
 
 
 @check("eval-mode", title={"en": "Evaluates in evaluation mode", "ja": "評価モードで評価する"},
@@ -54,7 +54,7 @@ def test_eval_mode(run, learner):
                               "so Dropout kept dropping values. Call model.eval() first.",
                         "ja": f"{len(flags)} 回の順伝播のうち {sum(flags)} 回が学習モードで、Dropout が値を"
                               "落とし続けました。最初に model.eval() を呼びましょう。"},
-                       line=learner.line_of(ENTRY))
+                       line=call_line(learner.source, ENTRY, "train", learner.line_of(ENTRY)))
 
 
 @check("no-grad", title={"en": "Runs without recording gradients", "ja": "勾配を記録せずに実行する"},
@@ -67,7 +67,7 @@ def test_no_grad(run, learner):
                               "Wrap the loop in `with torch.no_grad():`.",
                         "ja": f"autograd が、backward() で使われない {recording} 回の順伝播を記録しました。"
                               "ループを `with torch.no_grad():` で包みましょう。"},
-                       line=learner.line_of(ENTRY))
+                       line=call_line(learner.source, ENTRY, "model", learner.line_of(ENTRY)))
 
 
 @check("mean-loss", title={"en": "Returns the mean loss over the batches", "ja": "バッチ全体の平均損失を返す"},
@@ -79,7 +79,7 @@ def test_mean_loss(run, expected, learner):
     if not math.isclose(got, expected["loss"], rel_tol=1e-4, abs_tol=1e-5):
         raise Feedback({"en": f"mean_loss is {got:.4f}; the mean of the batch losses is {expected['loss']:.4f}.",
                         "ja": f"mean_loss が {got:.4f} ですが、バッチ損失の平均は {expected['loss']:.4f} です。"},
-                       line=learner.line_of(ENTRY))
+                       line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
 
 
 @check("accuracy", title={"en": "Returns the accuracy over all samples", "ja": "全サンプルに対する正解率を返す"},
@@ -98,4 +98,4 @@ def test_accuracy(run, expected, learner):
     elif math.isclose(got, expected["batch_accuracy_mean"], abs_tol=1e-6):
         en += " That is the mean of the batches' accuracies, but the last batch is smaller: count samples."
         ja += "これはバッチごとの正解率の平均ですが、最後のバッチは小さいので、サンプル数で数えましょう。"
-    raise Feedback({"en": en, "ja": ja}, line=learner.line_of(ENTRY))
+    raise Feedback({"en": en, "ja": ja}, line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
