@@ -43,8 +43,8 @@ def punctuation_problems(text: str, markdown: bool) -> list[tuple[int, str]]:
     for number, line in enumerate(text.splitlines(), 1):
         if re.search(rf"{JA}\s*\((?!\))|(?<!\()\)\s*{JA}|\({JA}|{JA}\)", line):
             problems.append((number, "half-width parentheses next to Japanese: use （）"))
-        if re.search(rf"({JA}|\*\*)\s*:(\s|$)", line):
-            problems.append((number, "half-width colon after Japanese: use ："))
+        if re.search(rf"({JA}|\*\*)\s*:(\s|$)|:\s+{JA}", line):
+            problems.append((number, "half-width colon next to Japanese: use ："))
         if re.search(r"[，．]", line):
             problems.append((number, "use 、 and 。, not ， or ．"))
     if markdown:
@@ -81,7 +81,7 @@ def test_the_checks_catch_what_they_should():
     assert not avoided_uses(strip_code("`optimizer.step()` と `step` とスケーラー"))
     found = punctuation_problems(sample, markdown=True)
     assert {kind.split(":")[0] for _, kind in found} == {
-        "half-width parentheses next to Japanese", "half-width colon after Japanese",
+        "half-width parentheses next to Japanese", "half-width colon next to Japanese",
         "list item ends with 、"}
     assert [n for n, kind in found if kind.startswith("list")] == [1]
 

@@ -1,6 +1,8 @@
 // Shows a results document as DOM nodes. Every learner-derived string goes through
 // textContent, never innerHTML: output and messages may contain anything.
 
+import { showFigures } from "./figures.js";
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -99,6 +101,7 @@ export function showResult(container, result, strings, onLine) {
     for (const test of tests) list.append(testItem(test, strings, onLine, titles));
     container.append(list);
   }
+  showFigures(container, result.figures);
   if (Array.isArray(result.advice) && result.advice.length) {
     container.append(el("h3", null, strings.advice));
     const list = el("ul", "advice");

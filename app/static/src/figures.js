@@ -1,0 +1,112 @@
+// Draws a results document's figures as SVG, from their numbers only. Texts go through
+// textContent; nothing from the results is ever parsed as markup.
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 560, HEIGHT = 300, LEFT = 64, RIGHT = 16, TOP = 16, BOTTOM = 44;
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+const finite = (v) => typeof v === "number" && Number.isFinite(v);
+
+function axis(values, log, size, flip) {
+  let low = Math.min(...values), high = Math.max(...values);
+  if (log) {
+    low = 10 ** Math.floor(Math.log10(low));
+    high = 10 ** Math.ceil(Math.log10(high));
+  } else if (low === high) {
+    low -= 1; high += 1;
+  }
+  const share = (v) => (log ? (Math.log10(v) - Math.log10(low)) / (Math.log10(high) - Math.log10(low))
+                            : (v - low) / (high - low));
+  const place = (v) => (flip ? 1 - share(v) : share(v)) * size;
+  const ticks = [];
+  if (log) {
+    for (let e = Math.log10(low); e <= Math.log10(high) + 1e-9; e += 1) ticks.push(10 ** e);
+  } else {
+    const raw = (high - low) / 5, mag = 10 ** Math.floor(Math.log10(raw));
+    const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+    for (let t = Math.ceil(low / step) * step; t <= high + 1e-9; t += step) ticks.push(t);
+  }
+  return { place, ticks };
+}
+
+const label = (v) => (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2) ? v.toExponential(0) : String(+v.toPrecision(4)));
+
+function drawFigure(figure) {
+  const series = (Array.isArray(figure.series) ? figure.series : []).slice(0, 6)
+    .map((s) => ({ name: String(s.name || ""), points: (s.points || []).filter((p) => Array.isArray(p) && finite(p[0]) && finite(p[1])) }));
+  const xlog = figure.x_scale === "log", ylog = figure.y_scale === "log";
+  const points = series.flatMap((s) => s.points).filter((p) => (!xlog || p[0] > 0) && (!ylog || p[1] > 0));
+  if (!points.length) return null;
+  const w = WIDTH - LEFT - RIGHT, h = HEIGHT - TOP - BOTTOM;
+  const x = axis(points.map((p) => p[0]), xlog, w, false);
+  const y = axis(points.map((p) => p[1]), ylog, h, true);
+  const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: "100%", role: "img" });
+  const g = svg("g", { "font-family": "sans-serif", "font-size": 11, fill: "#333" });
+  root.append(g);
+  for (const t of y.ticks) {
+    const at = TOP + y.place(t);
+    g.append(svg("line", { x1: LEFT, x2: WIDTH - RIGHT, y1: at, y2: at, stroke: "#e3e3e3" }),
+             svg("text", { x: LEFT - 6, y: at + 4, "text-anchor": "end" }, label(t)));
+  }
+  for (const t of x.ticks) {
+    const at = LEFT + x.place(t);
+    g.append(svg("text", { x: at, y: HEIGHT - BOTTOM + 16, "text-anchor": "middle" }, label(t)));
+  }
+  g.append(svg("line", { x1: LEFT, x2: WIDTH - RIGHT, y1: HEIGHT - BOTTOM, y2: HEIGHT - BOTTOM, stroke: "#333" }),
+           svg("line", { x1: LEFT, x2: LEFT, y1: TOP, y2: HEIGHT - BOTTOM, stroke: "#333" }),
+           svg("text", { x: (LEFT + WIDTH - RIGHT) / 2, y: HEIGHT - 6, "text-anchor": "middle" }, figure.x_label || ""),
+           svg("text", { transform: `translate(12 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)`, "text-anchor": "middle" }, figure.y_label || ""));
+  for (const mark of (figure.marks || []).slice(0, 500)) {
+    if (!finite(mark.x) || (xlog && mark.x <= 0)) continue;
+    const at = LEFT + x.place(mark.x);
+    const line = svg("line", { x1: at, x2: at, y1: TOP, y2: HEIGHT - BOTTOM, stroke: "#d62728", "stroke-dasharray": "4 3" });
+    line.append(svg("title", {}, mark.label || ""));
+    g.append(line);
+  }
+  series.forEach((s, i) => {
+    const color = COLORS[i % COLORS.length];
+    const dots = s.points.map((p) => [LEFT + x.place(p[0]), TOP + y.place(p[1]), p]);
+    if (dots.length > 1) g.append(svg("polyline", { points: dots.map((d) => `${d[0].toFixed(1)},${d[1].toFixed(1)}`).join(" "), fill: "none", stroke: color, "stroke-width": 2 }));
+    for (const [cx, cy, p] of dots) {
+      const dot = svg("circle", { cx: cx.toFixed(1), cy: cy.toFixed(1), r: 3.5, fill: color });
+      dot.append(svg("title", {}, `${s.name}: ${label(p[0])}, ${label(p[1])}`));
+      g.append(dot);
+    }
+  });
+  const box = document.createElement("figure");
+  box.className = "result-figure";
+  const caption = document.createElement("figcaption");
+  caption.textContent = String(figure.title || "");
+  const legend = document.createElement("ul");
+  legend.className = "figure-legend";
+  series.forEach((s, i) => {
+    const item = document.createElement("li");
+    const swatch = svg("svg", { width: 12, height: 12, "aria-hidden": "true" });
+    swatch.append(svg("rect", { width: 12, height: 12, fill: COLORS[i % COLORS.length] }));
+    item.append(swatch, document.createTextNode(` ${s.name}`));
+    legend.append(item);
+  });
+  box.append(caption, root, legend);
+  if (figure.note) {
+    const note = document.createElement("p");
+    note.className = "meta";
+    note.textContent = String(figure.note);
+    box.append(note);
+  }
+  return box;
+}
+
+export function showFigures(container, figures) {
+  if (!Array.isArray(figures)) return;
+  for (const figure of figures.slice(0, 6)) {
+    const drawn = figure && typeof figure === "object" ? drawFigure(figure) : null;
+    if (drawn) container.append(drawn);
+  }
+}

@@ -1,0 +1,56 @@
+"""The optional "figures" field: numbers and plain texts only, validated wherever a document enters."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from grader import figures
+from grader.results import Results, validate_document
+
+FIGURE = {"id": "step-time", "title": {"en": "Time per step", "ja": "1 ステップの時間"},
+          "x_label": "width", "y_label": "ms", "x_scale": "log",
+          "series": [{"name": "float32", "points": [[64, 7.5], [1024, 300.0]]}],
+          "marks": [{"x": 64, "label": {"en": "small", "ja": "小"}}]}
+
+
+def test_take_localizes_validates_and_empties_the_queue():
+    figures.take("en")
+    figures.add(FIGURE)
+    got = figures.take("ja")
+    assert got[0]["title"] == "1 ステップの時間" and got[0]["marks"] == [{"x": 64.0, "label": "小"}]
+    assert got[0]["series"][0]["points"] == [[64.0, 7.5], [1024.0, 300.0]]
+    assert figures.take("en") == []
+
+
+def test_a_bad_figure_is_dropped_not_fatal():
+    figures.add({**FIGURE, "series": [{"name": "x", "points": [[1, math.inf]]}]})
+    figures.add(FIGURE)
+    assert [f["id"] for f in figures.take("en")] == ["step-time"]
+
+
+@pytest.mark.parametrize("bad", [
+    {"id": "Bad Id", "series": [{"name": "a", "points": []}]},
+    {"id": "x", "series": []},
+    {"id": "x", "series": [{"name": "a", "points": [[1, 2, 3]]}]},
+    {"id": "x", "series": [{"name": "a", "points": [[True, 2]]}]},
+    {"id": "x", "series": [{"name": "<b>" * 100, "points": []}]},
+    {"id": "x", "y_scale": "log", "series": [{"name": "a", "points": [[1, 0]]}]},
+    {"id": "x", "x_scale": "cubic", "series": [{"name": "a", "points": []}]},
+])
+def test_validate_figure_rejects(bad):
+    with pytest.raises(ValueError):
+        figures.validate_figure(bad)
+
+
+def test_results_document_carries_figures_and_validates_them():
+    doc = Results(exercise="e", status="pass", score=1.0).to_dict()
+    assert doc["figures"] == []
+    doc["figures"] = [figures.validate_figure({**FIGURE, "title": "t", "marks": []})]
+    assert validate_document(doc)["figures"][0]["id"] == "step-time"
+    doc["figures"] = [{"id": "x", "series": "<svg onload=alert(1)>"}]
+    with pytest.raises(ValueError):
+        validate_document(doc)
+    del doc["figures"]  # documents from before figures existed stay valid
+    assert validate_document(doc)
