@@ -35,6 +35,8 @@ def copy_with_time_limit(source: Path, target_root: Path, time_s: float) -> Path
     text = config.read_text(encoding="utf-8")
     text, count = re.subn(r"(?m)^time_s\s*=.*$", f"time_s = {time_s}", text)
     if not count:
+        text, count = re.subn(r"(?m)^\[limits\]\s*$", f"[limits]\ntime_s = {time_s}", text)
+    if not count:
         text += f"\n[limits]\ntime_s = {time_s}\n"
     config.write_text(text, encoding="utf-8")
     return target
@@ -55,6 +57,21 @@ def roomy_flagship(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     return copy_with_time_limit(EXERCISES / "amp-train-one-epoch", tmp_path_factory.mktemp("ex"),
                                 MAX_TIME_S)
+
+
+@pytest.fixture(scope="session")
+def roomy_exercises(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every exercise folder of the repository, each with the platform's largest time limit.
+
+    For tests of verdicts (the solution passes, the starter fails, docker agrees with local),
+    not of speed: at load 20 on 2 cores, real limits of 30 s timed out honest solutions.
+    Whether a solution fits its real limit is asked in CPU seconds (test_validate.py).
+    """
+    root = tmp_path_factory.mktemp("roomy-exercises")
+    for folder in sorted(EXERCISES.iterdir()):
+        if (folder / "exercise.toml").is_file():
+            copy_with_time_limit(folder, root, MAX_TIME_S)
+    return root
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,8 @@
 """Gradings the suite asks for more than once (validate, then parity), done once per test run.
 
+Each grading also records the CPU seconds it took (the harness and every process under it),
+which does not grow with the host's load the way wall-clock time does.
+
 A result is keyed by everything that decides it: the sandbox, the language, the code, every
 file of the exercise folder and every source file of the grader. With LEARNAI_GRADING_CACHE
 naming a folder (`make test` makes a fresh one per run and removes it after), results are
@@ -15,6 +18,7 @@ import fcntl
 import hashlib
 import json
 import os
+import resource
 import threading
 from functools import cache
 from pathlib import Path
@@ -69,22 +73,34 @@ class GradingCache:
 
     def grade(self, exercise: Exercise, code: str, *, lang: str = "en",
               sandbox: str = "local") -> dict[str, Any]:
+        return copy.deepcopy(self._entry(exercise, code, lang, sandbox)["doc"])
+
+    def cpu_seconds(self, exercise: Exercise, code: str, *, lang: str = "en",
+                    sandbox: str = "local") -> float:
+        """CPU time of the grading (user + system, every process under the harness)."""
+        return float(self._entry(exercise, code, lang, sandbox)["cpu_s"])
+
+    def _entry(self, exercise: Exercise, code: str, lang: str, sandbox: str) -> dict[str, Any]:
         if sandbox != "local":  # a docker verdict is what parity tests compare: never reused
             raise ValueError("only local gradings are cached")
         key = grading_key(exercise, code, lang, sandbox)
-        with self.lock:
-            if key not in self.memory:
-                doc = self._shared(key, lambda: self._run(exercise, code, lang, sandbox))
-                if doc.get("error_kind") != "internal":
-                    self.memory[key] = doc
-                return copy.deepcopy(doc)
-            return copy.deepcopy(self.memory[key])
+        with self.lock:  # one grading at a time here, so the CPU count is this grading's
+            if key in self.memory:
+                return self.memory[key]
+            entry = self._shared(key, lambda: self._run(exercise, code, lang, sandbox))
+            if entry["doc"].get("error_kind") != "internal":
+                self.memory[key] = entry
+            return entry
 
     def _run(self, exercise: Exercise, code: str, lang: str, sandbox: str) -> dict[str, Any]:
         from grader.api import grade_code
 
         self.graded += 1
-        return grade_code(exercise, code, lang=lang, sandbox=sandbox)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        doc = grade_code(exercise, code, lang=lang, sandbox=sandbox)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return {"doc": doc, "cpu_s": round(cpu, 3)}
 
     def _shared(self, key: str, run: Any) -> dict[str, Any]:
         if self.folder is None:
@@ -94,9 +110,9 @@ class GradingCache:
             fcntl.flock(lock, fcntl.LOCK_EX)  # another process grading this key: wait for it
             if stored.is_file():
                 return json.loads(stored.read_text(encoding="utf-8"))
-            doc = run()
-            if doc.get("error_kind") != "internal":
+            entry = run()
+            if entry["doc"].get("error_kind") != "internal":
                 partial = stored.with_suffix(f".{os.getpid()}.tmp")
-                partial.write_text(json.dumps(doc), encoding="utf-8")
+                partial.write_text(json.dumps(entry), encoding="utf-8")
                 partial.replace(stored)
-            return doc
+            return entry

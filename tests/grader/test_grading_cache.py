@@ -23,8 +23,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
         calls.append((exercise.id, code))
         self.graded += 1
         kind = "internal" if "platform-fault" in code else None
-        return {"exercise": exercise.id, "status": "error" if kind else "pass", "error_kind": kind,
-                "tests": [], "code": code}
+        return {"doc": {"exercise": exercise.id, "status": "error" if kind else "pass",
+                        "error_kind": kind, "tests": []}, "cpu_s": 1.5}
 
     monkeypatch.setattr(GradingCache, "_run", fake_run)
     return calls
@@ -76,3 +76,25 @@ def test_platform_faults_are_never_kept(counted: list, exercise: Any, tmp_path: 
 def test_only_local_gradings_are_cached(exercise: Any) -> None:
     with pytest.raises(ValueError, match="only local"):
         GradingCache().grade(exercise, "x = 1\n", sandbox="docker")
+
+
+def test_the_cpu_time_of_a_grading_is_kept(counted: list, exercise: Any, tmp_path: Path) -> None:
+    GradingCache(tmp_path / "cache").grade(exercise, "x = 1\n")
+    assert GradingCache(tmp_path / "cache").cpu_seconds(exercise, "x = 1\n") == 1.5
+    assert len(counted) == 1
+
+
+def test_the_cpu_time_counts_the_processes_under_the_grading(exercise: Any,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    def busy_grade(exercise: Any, code: str, **kwargs: Any) -> dict[str, Any]:
+        # A child that itself spins a grandchild for ~0.3 s of CPU, as harness and runner do.
+        spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
+        subprocess.run([sys.executable, "-c", f"import subprocess, sys; subprocess.run("
+                        f"[sys.executable, '-c', {spin!r}])"], check=True)
+        return {"exercise": exercise.id, "status": "pass", "error_kind": None, "tests": []}
+
+    monkeypatch.setattr("grader.api.grade_code", busy_grade)
+    assert GradingCache().cpu_seconds(exercise, "x = 1\n") >= 0.3
