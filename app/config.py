@@ -47,6 +47,8 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # within this many seconds; the page says "too large" otherwise (app.progress.diff).
         "DIFF_MAX_LINES": _count(env.get("DIFF_MAX_LINES") or "2000", "DIFF_MAX_LINES"),
         "DIFF_MAX_SECONDS": float(env.get("DIFF_MAX_SECONDS") or 0.05),
+        # ... and when it has at most this many rows (rendering rows is the page's main cost).
+        "DIFF_MAX_ROWS": _count(env.get("DIFF_MAX_ROWS") or "1000", "DIFF_MAX_ROWS"),
         # Limits are counted in memory per process; set redis://... when running several.
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
         "SUBMISSION_RATE_LIMIT": env.get("SUBMISSION_RATE_LIMIT") or "10/minute",

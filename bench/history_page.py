@@ -1,6 +1,6 @@
 """Time the history page of a learner with 20 maximum-size submissions (64 KB each).
 
-    .venv/bin/python bench/history_page.py [-n 50] [--shape edits|worst]
+    .venv/bin/python bench/history_page.py [-n 50] [--shape edits|worst|capped]
 
 "edits": each submission changes a few lines of the one before (what learners do);
 "worst": submissions shaped for difflib's quadratic case (many distinct repeated lines), the
@@ -55,6 +55,18 @@ def worst(count: int) -> list[str]:
     return versions
 
 
+def capped(count: int) -> list[str]:
+    """64 KB in 2000 lines of 32 bytes (the line cap), 100 distinct lines: the CPU cap stops it."""
+    versions = []
+    for step in range(count):
+        lines = [f"x{(i * (7 + 2 * step)) % 100:<30}" for i in range(2000)]
+        versions.append("\n".join(lines)[:MAX_BYTES])
+    return versions
+
+
+SHAPES = {"edits": edits, "worst": worst, "capped": capped}
+
+
 def build(folder: Path, codes: list[str]):
     app = create_app({
         "TESTING": True, "SECRET_KEY": "bench", "GRADER_RECOVER_ON_START": False,
@@ -95,9 +107,9 @@ def p95(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=50, help="views to time after the first")
-    parser.add_argument("--shape", choices=["edits", "worst"], default="edits")
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="edits")
     args = parser.parse_args()
-    codes = (edits if args.shape == "edits" else worst)(SUBMISSIONS)
+    codes = SHAPES[args.shape](SUBMISSIONS)
     with tempfile.TemporaryDirectory() as folder:
         client = build(Path(folder), codes)
         cold_wall, cold_cpu, size = timed(client)

@@ -82,16 +82,32 @@ def _rows(a: list[str], b: list[str], groups: Groups) -> list[DiffLine]:
     return rows
 
 
+def row_count(groups: Groups) -> int:
+    """How many rows _rows would make of these groups, without making them."""
+    rows = 0
+    for group in groups:
+        rows += 1
+        for tag, i1, i2, j1, j2 in group:
+            rows += (i2 - i1) if tag != "insert" else 0
+            rows += (j2 - j1) if tag in ("replace", "insert") else 0
+    return rows
+
+
 def _groups(a: list[str], b: list[str], context: int, max_lines: int,
-            max_seconds: float) -> Groups | None:
+            max_seconds: float, max_rows: int | None = None) -> Groups | None:
     """The grouped opcodes, or None when beyond the caps."""
     if len(a) > max_lines or len(b) > max_lines:
         return None
     try:
         matcher = _CappedMatcher(a, b, time.thread_time() + max_seconds)
-        return [list(group) for group in matcher.get_grouped_opcodes(context)]
+        groups = [list(group) for group in matcher.get_grouped_opcodes(context)]
     except DiffTooLarge:
         return None
+    # A diff of thousands of rows reads no better than the two codes, and rendering it on
+    # every view of the history page would cost more than the page's budget.
+    if max_rows is not None and row_count(groups) > max_rows:
+        return None
+    return groups
 
 
 def diff_lines(before: str, after: str, context: int = 3, *, max_lines: int = 2000,
@@ -117,7 +133,8 @@ class DiffCache:
         self._lock = threading.Lock()
 
     def diff(self, before_id: str, before: str, after_id: str, after: str, *,
-             max_lines: int, max_seconds: float, context: int = 3) -> Diff:
+             max_lines: int, max_seconds: float, max_rows: int | None = None,
+             context: int = 3) -> Diff:
         key = (before_id, after_id)
         with self._lock:
             known = key in self._found
@@ -128,7 +145,7 @@ class DiffCache:
             return Diff(too_large=True)  # without splitting 64 KB of code twice again
         a, b = before.splitlines(), after.splitlines()
         if not known:
-            groups = _groups(a, b, context, max_lines, max_seconds)
+            groups = _groups(a, b, context, max_lines, max_seconds, max_rows)
             with self._lock:
                 self._found[key] = groups
                 while len(self._found) > self._size:
@@ -147,4 +164,5 @@ def submission_diff(before: Any, after: Any) -> Diff:
 
     config = current_app.config
     return cache.diff(before.id, before.code, after.id, after.code,
-                      max_lines=config["DIFF_MAX_LINES"], max_seconds=config["DIFF_MAX_SECONDS"])
+                      max_lines=config["DIFF_MAX_LINES"], max_seconds=config["DIFF_MAX_SECONDS"],
+                      max_rows=config["DIFF_MAX_ROWS"])

@@ -194,3 +194,12 @@ def test_an_ordinary_diff_is_shown_and_cached(make_app) -> None:
     html = client.get("/exercises/add-numbers/history").get_data(as_text=True)
     assert '<span class="diff-add">+b = 3</span>' in html
     assert (first, second) in cache._found
+
+
+def test_a_diff_of_too_many_rows_is_not_rendered(make_app) -> None:
+    app = make_app(DIFF_MAX_ROWS=10)
+    client = signed_in(app, "ada@example.org")
+    _stored_pair(app, client, "".join(f"a{i}\n" for i in range(8)),
+                 "".join(f"b{i}\n" for i in range(8)))  # 8 deleted + 8 added rows, 1 hunk
+    assert "The diff is too large" in client.get("/exercises/add-numbers/history").get_data(
+        as_text=True)
