@@ -132,7 +132,7 @@ def test_button_shows_queue_position_then_elapsed_seconds(browser, live_server):
         # The first polls report what a busy server reports; later ones go to the real API.
         polls["n"] += 1
         sid = route.request.url.rsplit("/", 1)[-1]
-        if polls["n"] <= 2:
+        if polls.get("stuck") or polls["n"] <= 2:
             body = {"id": sid, "status": "queued", "queue_position": 3, "elapsed_s": None}
         elif polls["n"] <= 4:
             body = {"id": sid, "status": "running", "queue_position": None, "elapsed_s": 4.2}
@@ -153,6 +153,17 @@ def test_button_shows_queue_position_then_elapsed_seconds(browser, live_server):
     assert any("3" in text and "line" in text for text in seen), seen
     assert any(text.startswith("Grading") and "4 s" in text for text in seen), seen
     assert page.inner_text("#submit-button") == "Submit"
+    # A second submission starts from a clean strip: "Done" does not stay green.
+    polls["stuck"] = True
+    assert page.locator("#progress li.complete").count() == 3  # the first one is done
+    # Click and look in the same tick: while the code is being sent, nothing is "done".
+    still_done = page.evaluate("""() => {
+        document.getElementById('submit-button').click();
+        return document.querySelectorAll('#progress li.complete').length; }""")
+    assert still_done == 0
+    page.wait_for_function("() => document.getElementById('submit-button').textContent.includes('line')")
+    assert page.locator("#progress li.complete").count() == 0
+    assert page.locator("#progress li.active").get_attribute("data-step") == "queued"
 
 
 def test_lesson_code_blocks_copy_and_dark_mode_follows_the_system(browser, live_server):
