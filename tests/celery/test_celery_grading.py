@@ -9,7 +9,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import Learner, code, wait_until
+from celery_stack import Learner, code, wait_until
 
 pytestmark = pytest.mark.slow
 
