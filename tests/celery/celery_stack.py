@@ -140,6 +140,9 @@ class Learner:
         return wait_until(done, timeout, f"submission {submission_id}", every=0.5)
 
 
+QUICK_TAKEOVER = {"GRADING_STALE_AFTER_S": "5"}
+
+
 def code(marker: str, sleep: float = 0.0, good: bool = True) -> str:
     body = "return a + b" if good else "return a - b"
     return f"# id {marker}\n# sleep {sleep}\ndef add(a, b):\n    {body}\n"
@@ -167,8 +170,10 @@ class Stack:
             "EXERCISES_DIR": str(self.exercises), "LESSONS_DIR": str(self.lessons),
             "SECRET_KEY": "celery-tests", "GRADER_SANDBOX": "local",
             "GRADING_TEST_GRADE_FUNCTION": "celery_fakes:grade", "GRADING_TEST_LOG": str(self.grade_log),
-            # Quick takeover in tests: a worker silent for 3 s is taken as dead.
-            "GRADING_HEARTBEAT_S": "0.5", "GRADING_STALE_AFTER_S": "3", "GRADING_SWEEP_S": "1",
+            # Beats and sweeps often; the tests that kill a worker take a silent one as dead
+            # after 5 s (QUICK_TAKEOVER), the others only after 30 s, so a process starved of
+            # CPU on a loaded machine is not mistaken for a dead one.
+            "GRADING_HEARTBEAT_S": "0.5", "GRADING_STALE_AFTER_S": "30", "GRADING_SWEEP_S": "1",
         }
 
     def serve(self, **config: Any) -> str:
