@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests" / "celery")]
 
-from conftest import Learner, Stack, Workers, code, wait_until  # noqa: E402  (tests/celery helpers)
+from celery_stack import Learner, Stack, Workers, code, wait_until  # noqa: E402  (tests/celery helpers)
 from web_content import LESSONS  # noqa: E402
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import Learner, code, wait_until
+from celery_stack import QUICK_TAKEOVER, Learner, code, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.slow
 def test_a_killed_pool_process_puts_its_job_back_and_it_is_graded_once(stack):
     web, workers = stack
     base = web.serve()
-    workers.start("w1")
-    workers.start("w2")
+    workers.start("w1", extra=QUICK_TAKEOVER)
+    workers.start("w2", extra=QUICK_TAKEOVER)
     learner = Learner(base)
     marker = uuid.uuid4().hex
     status, body = learner.submit(code(marker, sleep=60))
@@ -28,7 +28,7 @@ def test_a_killed_pool_process_puts_its_job_back_and_it_is_graded_once(stack):
     line = next(line for line in web.grade_log.read_text().splitlines() if line.startswith(f"start {marker}"))
     os.kill(int(line.split()[3]), signal.SIGKILL)  # the pool process only; its worker lives on
 
-    result = learner.result(body["id"], timeout=60)
+    result = learner.result(body["id"], timeout=180)
     assert result["result"]["status"] == "pass"
     events = [e for e in web.grade_events() if e[1] == marker]
     assert [e[0] for e in events] == ["start", "start", "done"]
@@ -68,8 +68,8 @@ def test_200_submissions_from_50_clients_are_each_graded_exactly_once(stack):
 def test_a_job_on_a_killed_worker_is_graded_by_the_other_one_and_seen_once(stack):
     web, workers = stack
     base = web.serve()
-    workers.start("w1")
-    workers.start("w2")
+    workers.start("w1", extra=QUICK_TAKEOVER)
+    workers.start("w2", extra=QUICK_TAKEOVER)
     learner = Learner(base)
     marker = uuid.uuid4().hex
     status, body = learner.submit(code(marker, sleep=60))
@@ -79,7 +79,7 @@ def test_a_job_on_a_killed_worker_is_graded_by_the_other_one_and_seen_once(stack
     victim = started[0][2]
     workers.kill(victim)  # kill -9 of the whole worker (parent and pool) mid-job
 
-    result = learner.result(body["id"], timeout=60)
+    result = learner.result(body["id"], timeout=180)
     survivor = ({"w1", "w2"} - {victim}).pop()
     assert result["result"]["status"] == "pass"
     assert result["result"]["output"] == f"graded by {survivor}"
@@ -133,7 +133,7 @@ def test_a_flooding_learner_delays_others_by_one_grading_at_most(stack):
     honest = [Learner(base) for _ in range(3)]
     sent = [(learner, learner.submit(code(uuid.uuid4().hex))[1]["id"]) for learner in honest]
     for learner, submission_id in sent:
-        assert learner.result(submission_id, timeout=60)["result"]["status"] == "pass"
+        assert learner.result(submission_id, timeout=180)["result"]["status"] == "pass"
 
     rows = {row.id: row for row in web.rows()}
     flood_starts = [rows[sid].started_at for sid in flood if rows[sid].started_at is not None]
