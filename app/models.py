@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Index, String, Text, func, or_, select
+from sqlalchemy import JSON, DateTime, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
@@ -62,15 +62,17 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
         }
 
     def queue_position(self) -> int | None:
-        """1-based place among queued submissions (older ones go first); None unless queued."""
+        """1-based place in the order workers take jobs (the fair order); None unless queued."""
         if self.status != "queued":
             return None
-        ahead = db.session.scalar(
-            select(func.count()).select_from(Submission).where(
-                Submission.status == "queued",
-                or_(Submission.created_at < self.created_at,
-                    (Submission.created_at == self.created_at) & (Submission.id < self.id))))
-        return int(ahead or 0) + 1
+        from flask import current_app  # late: the models module is imported before any app
+
+        from app.grading.routing import queue_kind
+        from app.grading.worker import fair_order
+
+        exercise = current_app.extensions["exercise_catalog"].get(self.exercise_id)
+        order = fair_order(current_app, queue_kind(current_app, exercise))
+        return order.index(self.id) + 1 if self.id in order else None
 
     def elapsed_s(self) -> float | None:
         """Seconds since grading started, while it runs; None otherwise."""
