@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,6 +43,8 @@ def cmd_grade(options: argparse.Namespace) -> int:
         return _fail(str(exc))
     if not exercise.kind.accepts_code:
         return _fail(f"{exercise.id} is a {exercise.config.kind}; it has no code to grade")
+    # One grading per command: a warm pool would start a sandbox only to end it at exit.
+    os.environ.setdefault("GRADER_POOL_SIZE", "0")
     doc = grade_code(exercise, code, lang=options.lang, sandbox=options.sandbox)
     if options.json:
         print(json.dumps(doc, ensure_ascii=False, indent=2))
