@@ -6,7 +6,7 @@ import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 
 from app import config
 from app.grading.celery_queue import TASK, make_celery
@@ -60,3 +60,14 @@ def _start_sweeping(**_: Any) -> None:
 
     app = flask_app()
     maintenance.start(app, get_queue(app))  # type: ignore[arg-type]
+
+
+@worker_process_init.connect
+def _warm_sandboxes(**_: Any) -> None:
+    # Each pool process keeps its own warm sandboxes (grader.sandboxes.pool); starting them
+    # now means even the first job this process takes is graded warm.
+    if os.environ.get("GRADING_TEST_GRADE_FUNCTION"):
+        return  # load tests grade with a stand-in: no sandbox to warm
+    from grader.api import warm_up
+
+    warm_up(flask_app().config["GRADER_SANDBOX"])
