@@ -11,13 +11,8 @@ from tests.lessons.japanese_text import documents, glossary, strip_code
 JA = r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]"
 # exercises/tensors-broadcast/hints.ja.md is being rewritten on another branch (issue 13); it has a
 # half-width "(形状 ...)" today. Drop this entry once that rewrite lands.
-PENDING_ELSEWHERE = {"exercises/tensors-broadcast/hints.ja.md"}
 DOCS = list(documents())
-PUNCTUATION_CASES = [
-    pytest.param(*doc, id=doc[0], marks=pytest.mark.xfail(reason="rewritten in issue 13", strict=False))
-    if doc[0] in PENDING_ELSEWHERE else pytest.param(*doc, id=doc[0])
-    for doc in DOCS
-]
+PUNCTUATION_CASES = [pytest.param(*doc, id=doc[0]) for doc in DOCS]
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:
