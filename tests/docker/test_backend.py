@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import docker.errors
 import pytest
 
 from grader.loader import Exercise, load_exercise
@@ -180,8 +181,14 @@ def test_a_fork_bomb_does_not_starve_a_concurrent_job(fresh_engine: Any, tmp_pat
     assert container is not None and bombing.is_alive(), docs.get("bomb")
     run("honest", roomy_flagship_exercise, honest)
     bomb_outlived_honest = bombing.is_alive()
-    container.kill()
-    bombing.join(timeout=300)
+    try:
+        container.kill()
+    except docker.errors.APIError:
+        # At load 160 the engine gave up waiting for a container of 256 processes to die
+        # ("did not receive an exit event"); it dies all the same, or at its own limit.
+        pass
+    bombing.join(timeout=600)
+    assert not bombing.is_alive()
     assert bomb_outlived_honest, "the bomb ended before the honest job: nothing was tested"
     assert docs["bomb"]["status"] == "error"
     assert docs["honest"]["status"] == "pass", docs["honest"]["message"][-2000:]
