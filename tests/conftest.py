@@ -82,7 +82,10 @@ def gradings() -> GradingCache:
 
 # Modules whose module-scoped fixture grades every selected case up front: under xdist each
 # worker collects every item, so each would grade the whole module; one worker does it.
-ONE_WORKER_MODULES = {"tests/amp/test_amp_corpus.py": "amp-corpus"}
+# The Celery tests start their own Redis servers and worker processes: one worker runs them
+# all, so two stacks never compete for ports or for the cores.
+ONE_WORKER_MODULES = {"tests/amp/test_amp_corpus.py": "amp-corpus",
+                      "tests/celery/test_celery_grading.py": "celery"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (--dist loadgroup)
