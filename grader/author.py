@@ -9,6 +9,7 @@ modules behind them may move.
 
 from __future__ import annotations
 
+from grader import figures
 from grader.amp import kit as amp
 from grader.learner import LearnerError
 from grader.scenarios.bigger import big_batch_reference, plain_reference
@@ -26,6 +27,6 @@ from grader.testing import Feedback, NotChecked, Text, check, localize
 
 __all__ = [
     "Feedback", "LearnerError", "NotChecked", "Text", "amp", "big_batch_reference", "call_line", "check", "count",
-    "def_line", "evaluation_reference", "float_state", "localize", "make_series", "optimizer_state",
+    "def_line", "figures", "evaluation_reference", "float_state", "localize", "make_series", "optimizer_state",
     "plain_reference", "resume_and_step", "return_line", "run_train_epoch", "trained_pair", "windows",
 ]

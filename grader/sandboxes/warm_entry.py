@@ -38,8 +38,8 @@ def warm_up() -> None:
     _prepare_torch()
     import pytest
 
+    import grader.author  # noqa: F401 -- every exercise's tests import it (AMP kit included)
     import grader.plugin  # noqa: F401
-    from grader.amp import exercise_kit  # noqa: F401 -- every AMP exercise's tests use it
 
     # pytest's first run loads its plugins and assertion rewriter: do it on an empty folder.
     with tempfile.TemporaryDirectory(prefix="warm-") as empty:

@@ -4,8 +4,7 @@ import ast
 
 import pytest
 
-from grader import figures
-from grader.testing import Feedback, check
+from grader.author import Feedback, check, figures
 
 LABELS = {None: {"en": "float32", "ja": "float32"},
           "bfloat16": {"en": "bfloat16 autocast", "ja": "bfloat16 の autocast"},
