@@ -1,4 +1,8 @@
-"""Checks for amp-measure-speed: a fair timing of FP32 against autocast, and the learner's chart."""
+"""Checks for amp-measure-speed: a fair timing of FP32 against autocast, and the learner's chart.
+
+The starter already passes the checks with points=0 (sizes, return shape, CPU memory): they must
+pass, but only the timing itself earns points, so the untouched starter scores 0.
+"""
 
 import ast
 
@@ -98,7 +102,8 @@ def first_error(result, learner):
        title={"en": "WIDTHS and BATCH_SIZE size a model the grader can run",
               "ja": "WIDTHS と BATCH_SIZE が採点環境で動かせる大きさになっている"},
        hint={"en": "A small and a large width side by side show the most, for example [64, 1024].",
-             "ja": "小さな幅と大きな幅を並べると違いがよくわかります。たとえば [64, 1024] です。"})
+             "ja": "小さな幅と大きな幅を並べると違いがよくわかります。たとえば [64, 1024] です。"},
+       points=0)
 def test_sizes(measured, learner):
     if measured["sizes_problem"]:
         raise Feedback({"en": measured["sizes_problem"] + ".",
@@ -111,7 +116,8 @@ def test_sizes(measured, learner):
               "ja": "time_steps がどの実行でも {\"seconds\": ..., \"peak_mb\": ...} を返す"},
        hint={"en": "Return a dict; seconds is the median of the timed steps, a positive float.",
              "ja": "辞書を返しましょう。seconds は計測したステップの中央値で、正の float です。"},
-       depends=["sizes-chosen"])
+       depends=["sizes-chosen"],
+       points=0)
 def test_returns_seconds(measured, learner):
     if measured["missing"]:
         raise Feedback({"en": "time_steps is not defined.", "ja": "time_steps が定義されていません。"})
@@ -176,7 +182,8 @@ def test_autocast_when_asked(measured, learner):
        hint={"en": "PyTorch has no peak-memory counter for the CPU: return None there rather than "
                    "a number that means something else.",
              "ja": "PyTorch には CPU のピークメモリのカウンタがありません。別の意味の数を返さず、None を返しましょう。"},
-       depends=["returns-seconds"])
+       depends=["returns-seconds"],
+       points=0)
 def test_memory_honest(measured, learner):
     for run in measured["runs"]:
         got = run["returned"]
