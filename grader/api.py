@@ -54,6 +54,7 @@ def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
 # ---- everything else the web app uses: it imports the grader only through this module ----
 # (re-exports and thin wrappers; the late imports keep `import grader.api` light and free of cycles)
 
+from grader.figures import validate_figure  # noqa: E402
 from grader.kinds import KINDS, LESSONS, Kind  # noqa: E402
 from grader.loader import CONFIG_FILE, ExerciseLoadError, ExerciseSet, load_exercises  # noqa: E402
 from grader.quiz import (  # noqa: E402
@@ -68,8 +69,8 @@ from grader.quiz import (  # noqa: E402
 
 __all__ = [
     "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "Kind", "QuizAnswerError",
-    "check_exercise", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises", "load_quiz",
-    "public_questions", "run_code", "shuffled_questions", "warm_up", "wrong_tries",
+    "check_exercise", "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises",
+    "load_quiz", "public_questions", "run_code", "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
 ]
 
 

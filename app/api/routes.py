@@ -33,7 +33,7 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
         return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
-    if exercise.config.kind != "code":
+    if not exercise.kind.accepts_code:
         message = _("This exercise is a quiz; it takes answers, not code.")
         return json_error(400, "not_gradable", message)
     try:
@@ -87,7 +87,7 @@ def run(exercise_id: str) -> tuple[Response, int] | Response:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
         return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
-    if exercise.config.kind != "code":
+    if not exercise.kind.accepts_code:
         return json_error(400, "not_runnable", _("This exercise is a quiz; there is no code to run."))
     try:
         body = read_body()

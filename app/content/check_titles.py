@@ -6,7 +6,7 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-from grader.loader import Exercise
+from grader.api import Exercise
 
 Titles = dict[str, dict[str, str]]  # check id -> lang -> title
 

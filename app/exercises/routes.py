@@ -16,7 +16,7 @@ from app.progress import drafts
 from app.progress.history import submissions_of
 from app.progress.records import sort_key
 from app.progress.status import learner_progress
-from grader.loader import Exercise
+from grader.api import Exercise
 
 
 def _localized_file(exercise: Exercise, stem: str, lang: str) -> Path | None:
@@ -45,10 +45,9 @@ def _without_leading_heading(html: str) -> str:
 
 
 def exercise_url(exercise: Exercise) -> str:
-    """Where an exercise is worked on: the editor for code, the quiz page for a quiz."""
-    if exercise.config.kind == "quiz":
-        return url_for("quizzes.show", quiz_id=exercise.id)
-    return url_for("exercises.show", exercise_id=exercise.id)
+    """Where an exercise is worked on: its kind's page (the editor for code, the quiz page for a quiz)."""
+    endpoint, argument = exercise.kind.page
+    return url_for(endpoint, **{argument: exercise.id})
 
 
 @bp.app_context_processor
@@ -88,7 +87,7 @@ def show(exercise_id: str) -> str | Response:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
         abort(404)
-    if exercise.config.kind == "quiz":
+    if not exercise.kind.accepts_code:
         return redirect(exercise_url(exercise))
     lang = current_lang()
     lesson = next(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from flask import Flask
 
-    from grader.loader import Exercise
+    from grader.api import Exercise
 
 QUEUES = ("cpu", "gpu")
 

@@ -15,14 +15,14 @@ from sqlalchemy import func, inspect, select, update
 from app.extensions import db
 from app.grading.routing import queue_kind
 from app.models import Submission, utcnow
-from grader.results import error_result
+from grader.api import error_result
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from flask import Flask
 
-    from grader.loader import Exercise
+    from grader.api import Exercise
 
 log = logging.getLogger(__name__)
 

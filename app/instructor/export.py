@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from app.instructor.learners import LearnerRow
 from app.progress.status import ExerciseProgress
-from grader.loader import Exercise
+from grader.api import Exercise
 
 HEADER = ["email", "role", "exercise", "kind", "lesson", "state", "attempts", "best_score",
           "attempts_to_pass", "first_pass_at", "last_at"]

@@ -20,7 +20,7 @@ from app.instructor.validation import get_runner
 from app.progress.history import submissions_of
 from app.progress.records import attempts
 from app.progress.status import by_lesson, learner_progress
-from grader.loader import Exercise
+from grader.api import Exercise
 
 
 def _exercises() -> list[Exercise]:
@@ -50,7 +50,7 @@ def learner(user_id: int) -> str:
     exercises = _exercises()
     lessons = by_lesson(exercises, learner_progress(user.learner_key))
     recent = {e.id: list(reversed(submissions_of(user.learner_key, e.id)))[:5]
-              for e in exercises if e.config.kind == "code"}
+              for e in exercises if e.kind.accepts_code}
     return render_template("instructor/learner.html", user=user, lessons=lessons, recent=recent)
 
 

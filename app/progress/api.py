@@ -12,12 +12,12 @@ from app.content import exercise_catalog
 from app.errors import json_error
 from app.progress import bp, drafts
 from app.progress.history import submissions_of, summary
-from grader.loader import Exercise
+from grader.api import Exercise
 
 
 def _code_exercise(exercise_id: str) -> Exercise | None:
     exercise = exercise_catalog().get(exercise_id)
-    return exercise if exercise is not None and exercise.config.kind == "code" else None
+    return exercise if exercise is not None and exercise.kind.accepts_code else None
 
 
 def _no_store(response: Response) -> Response:

@@ -8,7 +8,7 @@ from sqlalchemy.exc import IntegrityError
 from app.extensions import db
 from app.models import utcnow
 from app.progress.models import Draft
-from grader.loader import Exercise
+from grader.api import Exercise
 
 
 def load(exercise_id: str, learner: str) -> Draft | None:

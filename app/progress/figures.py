@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from app.progress import bp
-from grader.figures import validate_figure
+from grader.api import validate_figure
 
 WIDTH, HEIGHT = 560, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 44

@@ -22,7 +22,7 @@ from app.progress.access import readable_submission
 from app.progress.diff import submission_diff
 from app.progress.history import entries, previous_of
 from app.progress.status import by_lesson, learner_progress
-from grader.loader import Exercise
+from grader.api import Exercise
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
 _DEPENDS = re.compile(r"^depends on '([^']+)'$")
@@ -80,7 +80,7 @@ def dashboard() -> Response:
 @bp.get("/exercises/<exercise_id>/history")
 def history(exercise_id: str) -> Response:
     exercise = exercise_catalog().get(exercise_id)
-    if exercise is None or exercise.config.kind != "code":
+    if exercise is None or not exercise.kind.accepts_code:
         abort(404)
     return _private(render_template(
         "progress/history.html", exercise=exercise,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from app.progress.records import Attempt, attempts
-from grader.loader import Exercise
+from grader.api import Exercise
 
 SOLVED, ATTEMPTED, NOT_STARTED = "solved", "attempted", "not_started"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from grader.quiz import QuizAnswerError
+from grader.api import QuizAnswerError
 
 # A choice id or a typed number longer than this is never a real answer; refusing it keeps
 # every stored attempt small and every echoed error message short.
