@@ -21,6 +21,12 @@ OUTPUT_HARD_FACTOR = 16  # output beyond cap * factor ends the run as an output 
 STARTUP_TIMEOUT_S = 90  # interpreter + torch import on a loaded machine; not the learner's time
 
 
+def cpu_backstop_s(time_s: float) -> float:
+    """CPU seconds after which the kernel ends a runner: far past anything the wall-clock limit
+    lets a job use (a few threads busy for the whole limit), so it only ever stops an orphan."""
+    return 4 * time_s + 60
+
+
 class LearnerError(Exception):
     """The learner's code raised (or returned something unsendable) during one request."""
 
@@ -121,7 +127,8 @@ class Learner:
     def load(self) -> bool:
         """Import the submission; False (with load_error set) when it does not import."""
         reply = self._request({"op": "load", "limits": {
-            "memory_mb": self.limits.memory_mb, "processes": self.limits.processes}})
+            "memory_mb": self.limits.memory_mb, "processes": self.limits.processes,
+            "cpu_s": cpu_backstop_s(self.limits.time_s)}})
         if not reply.get("ok"):
             self.load_error = reply.get("error", {})
             return False

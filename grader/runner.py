@@ -18,10 +18,19 @@ from grader import protocol
 from grader.learner_errors import SUBMISSION_NAME, describe_exception, describe_syntax_error
 
 
-def apply_limits(memory_mb: int, file_mb: int, processes: int) -> None:
-    """Limits the kernel enforces on this process; in docker the cgroup limits come on top."""
+def apply_limits(memory_mb: int, file_mb: int, processes: int, cpu_s: float | None = None) -> None:
+    """Limits the kernel enforces on this process; in docker the cgroup limits come on top.
+
+    cpu_s is a backstop, not the learner's limit (the harness stops the runner at its wall-clock
+    limit): a runner whose harness was killed outright would otherwise spin on with no one to
+    stop it, outside docker (seen: an endless loop still burning a core 70 minutes later).
+    """
     memory = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if cpu_s is not None:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        ceiling = int(used.ru_utime + used.ru_stime + cpu_s) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (ceiling, ceiling))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * 1024 * 1024,) * 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if os.geteuid() != 0:  # root ignores RLIMIT_NPROC; the docker backend runs us as a user
@@ -88,7 +97,9 @@ class Runner:
     def load(self, request: dict[str, Any]) -> dict[str, Any]:
         limits = request.get("limits") or {}
         self.processes = int(limits.get("processes", self.processes))
-        apply_limits(int(limits.get("memory_mb", 2048)), 16, self.processes)
+        cpu_s = limits.get("cpu_s")
+        apply_limits(int(limits.get("memory_mb", 2048)), 16, self.processes,
+                     float(cpu_s) if cpu_s is not None else None)
         try:
             with open(self.submission_path, encoding="utf-8") as handle:
                 source = handle.read()
