@@ -21,6 +21,10 @@ from typing import Protocol
 log = logging.getLogger(__name__)
 DEFAULT_SIZE = 1
 SPAWN_BACKOFF_S = 5.0  # after a failed start, before the next try
+# A member ends itself after max_idle_s of waiting, counted from its own start; the pool retires
+# it well before (at this share of that time since it was ready), so it never hands out a
+# sandbox that is ending at that moment (seen in a 30-minute docker run: "no results file").
+RETIRE_SHARE = 0.8
 
 
 class Member(Protocol):
@@ -60,6 +64,7 @@ class WarmPool:
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
         self.replaced = 0  # members found dead at take time (for tests and operators)
+        self._ready_at: dict[int, float] = {}  # id(member) -> when it joined the idle members
 
     def start(self) -> None:
         with self._changed:
@@ -75,13 +80,20 @@ class WarmPool:
         with self._changed:
             while self._idle and taken is None:
                 member = self._idle.popleft()
-                if member.alive():
+                usable = self._usable(member)
+                self._ready_at.pop(id(member), None)  # it leaves the idle members either way
+                if usable:
                     taken = member
-                else:  # crashed or ended while idle: never hand it out
+                else:  # crashed, ended or about to end while idle: never hand it out
                     self.replaced += 1
                     threading.Thread(target=member.discard, daemon=True).start()
             self._changed.notify_all()
         return taken
+
+    def _usable(self, member: Member) -> bool:
+        ready_at = self._ready_at.get(id(member))
+        fresh = ready_at is None or time.monotonic() - ready_at < RETIRE_SHARE * max_idle_s()
+        return fresh and member.alive()
 
     def idle_count(self) -> int:
         with self._changed:
@@ -105,6 +117,7 @@ class WarmPool:
             self._closed = True
             members = list(self._idle)
             self._idle.clear()
+            self._ready_at.clear()
             self._changed.notify_all()
         for member in members:
             _discard_quietly(member)
@@ -129,6 +142,7 @@ class WarmPool:
                 added = member is not None and not self._closed
                 if added:
                     self._idle.append(member)
+                    self._ready_at[id(member)] = time.monotonic()
                 self._changed.notify_all()
             if member is not None and not added:  # closed while it started
                 _discard_quietly(member)
@@ -139,8 +153,9 @@ class WarmPool:
 
     def _drop_dead(self) -> None:
         """While idle: replace members that ended (crashed, or past their idle limit)."""
-        for member in [m for m in self._idle if not m.alive()]:
+        for member in [m for m in self._idle if not self._usable(m)]:
             self._idle.remove(member)
+            self._ready_at.pop(id(member), None)
             self.replaced += 1
             threading.Thread(target=_discard_quietly, args=(member,), daemon=True).start()
 
