@@ -147,9 +147,13 @@ def running_job(client: Any) -> Any | None:
     """The one job container of this process that is running now, if any."""
     from grader.sandboxes.docker_settings import owner
 
+    from grader.sandboxes.docker_warm import idle_container_ids
+
     found = client.containers.list(filters={"label": f"learnai.owner={owner()}",
                                             "status": "running"})
-    return found[0] if found else None
+    idle = idle_container_ids()  # warm sandboxes waiting for a job are not "the job"
+    grading = [c for c in found if c.id not in idle]
+    return grading[0] if grading else None
 
 
 def pids_of(container: Any) -> int:
