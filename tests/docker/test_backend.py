@@ -146,7 +146,6 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 def running_job(client: Any) -> Any | None:
     """The one job container of this process that is running now, if any."""
     from grader.sandboxes.docker_settings import owner
-
     from grader.sandboxes.docker_warm import idle_container_ids
 
     found = client.containers.list(filters={"label": f"learnai.owner={owner()}",
