@@ -46,7 +46,7 @@ def test_submit_solution_then_starter(browser, live_server):
     assert page.locator(".test.fail, .test.error").count() == 0
     assert page.locator(".test.pass").count() >= 1
     assert page.locator("#injected").count() == 0
-    assert "<b id='injected'>hello</b>" in page.locator(".output pre").text_content()
+    assert "<b id='injected'>hello</b>" in page.locator("#results .output pre").text_content()
 
     # The draft survives a reload; reset brings the starter back and forgets the draft.
     page.reload()
