@@ -44,7 +44,12 @@ def _axis(values: list[float], log: bool, size: float, flip: bool):
             share = (value - low) / (high - low)
         return (1 - share) * size if flip else share * size
 
-    return place, [t for t in _ticks(low, high, log) if low <= t <= high]
+    ticks = [t for t in _ticks(low, high, log) if low <= t <= high]
+    if not log and all(float(v).is_integer() for v in values):
+        # Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
+        whole = [t for t in ticks if float(t).is_integer()]
+        ticks = whole if len(whole) >= 2 else sorted(set(values))[:8]
+    return place, ticks
 
 
 def _label(value: float) -> str:

@@ -49,3 +49,13 @@ def test_feedback_draws_the_figure_and_escapes_its_texts(app):
 def test_feedback_without_figures_is_unchanged(app):
     html = render(app, {"status": "pass", "message": "", "tests": []})
     assert "result-figure" not in html
+
+
+def test_counts_get_whole_number_ticks():
+    """Optimizer steps 1 and 2 are labelled 1 and 2, not 1, 1.2, 1.4 ..."""
+    from app.progress.figures import _axis
+
+    _, ticks = _axis([1, 2], log=False, size=100, flip=False)
+    assert ticks == [1, 2]
+    _, ticks = _axis([0.5, 1.5], log=False, size=100, flip=False)
+    assert any(not float(t).is_integer() for t in ticks)

@@ -33,10 +33,16 @@ function axis(values, log, size, flip) {
     const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
     for (let t = Math.ceil(low / step) * step; t <= high + 1e-9; t += step) ticks.push(t);
   }
+  // Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
+  if (!log && values.every(Number.isInteger)) {
+    const whole = ticks.filter(Number.isInteger);
+    return { place, ticks: whole.length >= 2 ? whole : [...new Set(values)].sort((a, b) => a - b).slice(0, 8) };
+  }
   return { place, ticks };
 }
 
-const label = (v) => (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2) ? v.toExponential(0) : String(+v.toPrecision(4)));
+const label = (v) => (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2)
+  ? v.toExponential(0).replace("e+", "e") : String(+v.toPrecision(4)));
 
 function drawFigure(figure) {
   const series = (Array.isArray(figure.series) ? figure.series : []).slice(0, 6)
