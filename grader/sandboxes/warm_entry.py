@@ -62,7 +62,9 @@ def wait_for_job(job_file: str | None, max_idle_s: float) -> dict[str, Any] | No
     while time.monotonic() < deadline:
         try:
             return json.loads(path.read_bytes()[:JOB_BYTES])
-        except FileNotFoundError:
+        except (FileNotFoundError, PermissionError):
+            # Not there yet, or there but not yet ours: put_archive creates the file before it
+            # sets its owner and mode (seen as an internal error under load in CI).
             time.sleep(POLL_S)
         except ValueError:  # being written this very moment
             time.sleep(POLL_S)

@@ -225,6 +225,13 @@ def test_the_wall_clock_kill_is_a_timeout(tmp_path: Path, monkeypatch: pytest.Mo
     assert len(backstop_kills) == 1
 
 
+class _NoWarmPool:
+    """A pool with nothing warm: every job starts a container of its own."""
+
+    def take(self) -> None:
+        return None
+
+
 def test_a_harness_that_writes_nothing_is_the_platform_fault(
         monkeypatch: pytest.MonkeyPatch, flagship: Exercise, no_residue: None) -> None:
     real = backend.container_kwargs
@@ -233,6 +240,8 @@ def test_a_harness_that_writes_nothing_is_the_platform_fault(
         return {**real(*args, **kwargs), "command": ["python3", "-c", "print('{\"version\": 1}')"]}
 
     monkeypatch.setattr(backend, "container_kwargs", silent)
+    # A warm container was started with the real command: this job must start its own.
+    monkeypatch.setattr(backend, "docker_pool", lambda *args, **kwargs: _NoWarmPool())
     doc = backend.DockerSandbox().run(Job(exercise=flagship, code="x = 1\n"))
     assert (doc["status"], doc["error_kind"]) == ("error", "internal")
     assert "no results file" in doc["message"]  # stdout is never read as a verdict
