@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import http.cookiejar
 import json
+import logging
 import os
 import statistics
 import sys
@@ -88,6 +89,7 @@ def serve(sandbox: str, workers: int, port: int):
     })
     with app.app_context():
         db.create_all()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per poll
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -22,6 +22,16 @@ from grader.results import Results, error_result, summarize
 from grader.testing import localize
 
 PYTEST_INI = "[pytest]\n"  # an empty config: the project's own pytest settings must not leak in
+# pytest's own plugins that grading never uses. Each costs time on every run: the logging plugin
+# walks every logger torch made, unraisableexception runs gc.collect() over torch's whole heap.
+# Verdicts come from our plugin; warnings and leaks inside the trusted harness are not the learner's.
+UNUSED_PYTEST_PLUGINS = (
+    "cacheprovider", "randomly", "logging", "unraisableexception", "threadexception", "warnings",
+    "faulthandler", "doctest", "junitxml", "pastebin", "stepwise", "legacypath", "setuponly",
+    "setupplan", "debugging",
+)
+PYTEST_OPTIONS = [*(arg for name in UNUSED_PYTEST_PLUGINS for arg in ("-p", f"no:{name}")),
+                  "-q", "--import-mode=importlib", "--no-header"]
 
 
 def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
@@ -124,8 +134,7 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
         ini.write_text(PYTEST_INI)
         code = pytest.main(
             [str(exercise.tests_dir), "-c", str(ini), "--rootdir", str(exercise.tests_dir),
-             "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--import-mode=importlib",
-             "--no-header", "--tb=no", "-W", "ignore::DeprecationWarning"],  # reports come from the plugin
+             *PYTEST_OPTIONS, "--tb=no"],  # reports come from the plugin
             plugins=[plugin],
         )
     if learner.fatal is not None:

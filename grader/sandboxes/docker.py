@@ -233,6 +233,7 @@ class DockerSandbox:
                     member.discard()
                 except docker.errors.APIError as exc:
                     log.warning("could not remove %s (the janitor will): %s", container.name, exc)
+                docker_pool(client, limits).finished(member)
             elif container is not None:
                 try:
                     container.remove(force=True, v=True)
