@@ -3,7 +3,9 @@
     .venv/bin/python bench/grade_speed.py [-n 10] [--exercise amp-train-one-epoch] [--jobs 1] [-v]
 
 Prints one line per submission (verdict, failing checks, seconds) and the median and p90;
-the target is a median of at most 3 s on a 2-core machine.
+the target is a median of at most 3 s on a 2-core machine. It measures cold gradings: the
+warm pool is off unless GRADER_POOL_SIZE is set (one grading after another would otherwise
+race its own pool's refill; bench/latency.py measures warm).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("GRADER_POOL_SIZE", "0")
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "amp")]
 
 from corpus_cases import EXERCISES, Case, cases, failing_checks  # noqa: E402
