@@ -21,6 +21,7 @@ import http.cookiejar
 import json
 import logging
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -93,6 +94,7 @@ def serve(sandbox: str, workers: int, port: int):
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    app.config["BENCH_FOLDER"] = folder  # removed with the server (measure's finally)
     return app, server, thread
 
 
@@ -130,6 +132,7 @@ def measure(sandbox: str, warm: bool, options: argparse.Namespace, code: str) ->
         thread.join(timeout=10)
         app.extensions["grading_queue"].shutdown(wait=True)
         pools.close_all()
+        shutil.rmtree(app.config["BENCH_FOLDER"], ignore_errors=True)
 
 
 def main() -> int:
