@@ -38,9 +38,12 @@ wanted() { [[ " $GROUPS_WANTED " == *" $1 "* ]]; }
 
 xdist() {  # pytest arguments for N workers (none for 0)
   if [ "$1" -gt 0 ]; then
-    # loadgroup: a test marked xdist_group("name") shares a worker with its group
-    # (for tests of one shared service); all others are spread over the workers.
-    echo "-n $1 --dist loadgroup"
+    # loadfile: a module runs whole on one worker, so a module-scoped fixture (the AMP
+    # corpus grades every case up front) runs once, and the tests of one shared service
+    # (the Celery stack) never compete with each other. Not loadgroup: with pytest 9.2 its
+    # xdist_group marks are silently ignored (xdist 3.8 renames item._nodeid, which pytest
+    # no longer reads), and the corpus was graded twice per run, once on each worker.
+    echo "-n $1 --dist loadfile"
   fi
 }
 

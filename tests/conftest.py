@@ -9,6 +9,7 @@ largest limit, so only that other limit can end it.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -80,17 +81,22 @@ def gradings() -> GradingCache:
     return GradingCache.from_env()
 
 
-# Modules whose module-scoped fixture grades every selected case up front: under xdist each
-# worker collects every item, so each would grade the whole module; one worker does it.
-# The Celery tests start their own Redis servers and worker processes: one worker runs them
-# all, so two stacks never compete for ports or for the cores.
-ONE_WORKER_MODULES = {"tests/amp/test_amp_corpus.py": "amp-corpus",
-                      "tests/celery/test_celery_grading.py": "celery"}
+def once_per_run(what: str) -> None:
+    """Fail if `what` already ran in this `make test` run (on another xdist worker, or twice here).
 
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (--dist loadgroup)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        group = ONE_WORKER_MODULES.get(item.path.relative_to(REPO).as_posix())
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
+    Modules whose module-scoped fixture grades every case up front must run whole on one
+    worker (`--dist loadfile`, scripts/run-tests.sh); this catches a split, which costs a
+    second grading of everything (15 minutes for the AMP corpus) and passes silently.
+    """
+    folder = os.environ.get("LEARNAI_GRADING_CACHE")
+    if not folder:
+        return  # a plain pytest run: one process, nothing to compare with
+    marker = Path(folder) / f"once-{what}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        pytest.fail(f"{what} ran a second time in this run (first on {marker.read_text()}, now on "
+                    f"{worker}): its module must run whole on one xdist worker (--dist loadfile)")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(worker)

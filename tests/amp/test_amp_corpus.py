@@ -16,6 +16,7 @@ from corpus_cases import EXERCISES, Case, cases, failing_checks
 
 from grader.api import grade_code
 from grader.loader import load_exercise
+from tests.conftest import once_per_run
 
 AMP_SLUGS = {"forward-in-autocast", "backward-outside-autocast", "backward-on-scaled-loss",
              "step-through-scaler", "update-after-step", "zero-grad-each-iteration",
@@ -46,6 +47,7 @@ def graded(request: pytest.FixtureRequest, roomy_exercises: Path) -> dict[str, d
     Graded against copies with the platform's largest time limit: the verdicts are the point,
     and a busy CI host must not turn a slow honest run into a timeout (seen at load 30).
     """
+    once_per_run("the AMP corpus grading")
     selected = [item.callspec.params["case"] for item in request.session.items
                 if item.module is request.module and hasattr(item, "callspec")]
     workers = max(1, min(4, os.cpu_count() or 1))

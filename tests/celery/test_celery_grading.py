@@ -14,7 +14,11 @@ from celery_stack import QUICK_TAKEOVER, Learner, code, wait_until
 pytestmark = pytest.mark.slow
 
 
-def test_a_killed_pool_process_puts_its_job_back_and_it_is_graded_once(stack):
+def slow_job_started(stack):
+    """Two workers that take over quickly, and one 60 s job that one of them has started.
+
+    Returns (learner, submission body, marker, the job's start events).
+    """
     web, workers = stack
     base = web.serve()
     workers.start("w1", extra=QUICK_TAKEOVER)
@@ -25,6 +29,12 @@ def test_a_killed_pool_process_puts_its_job_back_and_it_is_graded_once(stack):
     assert status == 202
     started = wait_until(lambda: [e for e in web.grade_events() if e[:2] == ("start", marker)], 30,
                          "the job to start")
+    return learner, body, marker, started
+
+
+def test_a_killed_pool_process_puts_its_job_back_and_it_is_graded_once(stack):
+    web, _ = stack
+    learner, body, marker, started = slow_job_started(stack)
     line = next(line for line in web.grade_log.read_text().splitlines() if line.startswith(f"start {marker}"))
     os.kill(int(line.split()[3]), signal.SIGKILL)  # the pool process only; its worker lives on
 
@@ -67,15 +77,7 @@ def test_200_submissions_from_50_clients_are_each_graded_exactly_once(stack):
 
 def test_a_job_on_a_killed_worker_is_graded_by_the_other_one_and_seen_once(stack):
     web, workers = stack
-    base = web.serve()
-    workers.start("w1", extra=QUICK_TAKEOVER)
-    workers.start("w2", extra=QUICK_TAKEOVER)
-    learner = Learner(base)
-    marker = uuid.uuid4().hex
-    status, body = learner.submit(code(marker, sleep=60))
-    assert status == 202
-    started = wait_until(lambda: [e for e in web.grade_events() if e[:2] == ("start", marker)], 30,
-                         "the job to start")
+    learner, body, marker, started = slow_job_started(stack)
     victim = started[0][2]
     workers.kill(victim)  # kill -9 of the whole worker (parent and pool) mid-job
 

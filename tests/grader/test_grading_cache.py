@@ -98,3 +98,15 @@ def test_the_cpu_time_counts_the_processes_under_the_grading(exercise: Any,
 
     monkeypatch.setattr("grader.api.grade_code", busy_grade)
     assert GradingCache().cpu_seconds(exercise, "x = 1\n") >= 0.3
+
+
+def test_a_module_graded_twice_in_one_run_fails_loudly(tmp_path, monkeypatch):
+    from tests.conftest import once_per_run
+
+    monkeypatch.setenv("LEARNAI_GRADING_CACHE", str(tmp_path))
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    once_per_run("the corpus")  # the first worker
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    with pytest.raises(pytest.fail.Exception, match="first on gw0, now on gw1"):
+        once_per_run("the corpus")
+    once_per_run("another module")  # each name on its own
