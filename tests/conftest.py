@@ -92,6 +92,7 @@ def once_per_run(what: str) -> None:
     if not folder:
         return  # a plain pytest run: one process, nothing to compare with
     marker = Path(folder) / f"once-{what}"
+    marker.parent.mkdir(parents=True, exist_ok=True)  # the cache makes it on its first grading
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)

@@ -103,7 +103,7 @@ def test_the_cpu_time_counts_the_processes_under_the_grading(exercise: Any,
 def test_a_module_graded_twice_in_one_run_fails_loudly(tmp_path, monkeypatch):
     from tests.conftest import once_per_run
 
-    monkeypatch.setenv("LEARNAI_GRADING_CACHE", str(tmp_path))
+    monkeypatch.setenv("LEARNAI_GRADING_CACHE", str(tmp_path / "not-made-yet"))
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
     once_per_run("the corpus")  # the first worker
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
