@@ -9,6 +9,7 @@ import time
 import uuid
 from typing import Any
 
+from grader.sandboxes.docker_image import image_name
 from grader.sandboxes.docker_settings import container_kwargs, wall_limit_s
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 from grader.schema import MAX_TIME_S, Limits
@@ -118,9 +119,11 @@ def docker_pool(client: Any, limits: Limits) -> WarmPool:
     """This process's warm containers for jobs with these container-level limits.
 
     Memory and process counts are fixed when a container is created, so exercises that
-    differ in them get pools of their own (each made on its first job, which runs cold).
+    differ in them get pools of their own (each made on its first job, which runs cold);
+    so does another image (GRADER_SANDBOX_IMAGE changed): a container of the old one is
+    never handed a job meant for the new one.
     """
-    key = ("docker", limits.memory_mb, limits.processes)
+    key = ("docker", image_name(), limits.memory_mb, limits.processes)
     pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
 
     def spawn() -> DockerMember:

@@ -12,6 +12,7 @@ from typing import Any
 import docker.errors
 import pytest
 
+from grader.api import warm_up
 from grader.loader import Exercise, load_exercise
 from grader.sandboxes import docker as backend
 from grader.sandboxes.base import Job
@@ -61,6 +62,10 @@ def test_auto_finds_the_engine_and_the_image(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_a_missing_image_is_the_platform_fault(monkeypatch: pytest.MonkeyPatch,
                                                no_residue: None) -> None:
+    # A warm container of the real image is waiting (an earlier job left the pool full, as in
+    # a CI run where this failed): it must not be handed the job meant for the missing image.
+    monkeypatch.setenv("GRADER_POOL_SIZE", "1")
+    assert warm_up("docker", wait_s=180), "the real image's pool did not fill"
     monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-no-such-image:never")
     exercise = load_exercise(REPO / "exercises" / "amp-train-one-epoch")
     doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n"))

@@ -90,3 +90,15 @@ def test_finished_for_a_member_the_pool_never_lent_changes_nothing():
         assert warm.wait_filled(10)
     finally:
         warm.close()
+
+
+def test_another_sandbox_image_gets_its_own_docker_pool(monkeypatch):
+    from grader.sandboxes.docker_warm import docker_pool
+    from grader.schema import Limits
+
+    monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-sandbox:one")
+    first = docker_pool(None, Limits())  # made lazily: no engine is asked until a take
+    assert docker_pool(None, Limits()) is first
+    monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-sandbox:two")
+    assert docker_pool(None, Limits()) is not first  # never a container of the old image
+    pool.close_all()
