@@ -94,8 +94,7 @@ def serve(sandbox: str, workers: int, port: int):
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    app.config["BENCH_FOLDER"] = folder  # removed with the server (measure's finally)
-    return app, server, thread
+    return app, server, thread, folder
 
 
 def measure(sandbox: str, warm: bool, options: argparse.Namespace, code: str) -> dict[str, list[float]]:
@@ -105,7 +104,7 @@ def measure(sandbox: str, warm: bool, options: argparse.Namespace, code: str) ->
 
     pools.close_all()
     os.environ["GRADER_POOL_SIZE"] = str(options.pool_size if warm else 0)
-    app, server, thread = serve(sandbox, options.workers, options.port)
+    app, server, thread, folder = serve(sandbox, options.workers, options.port)
     base = f"http://127.0.0.1:{options.port}"
     backend = get_sandbox(sandbox)
     try:
@@ -132,7 +131,7 @@ def measure(sandbox: str, warm: bool, options: argparse.Namespace, code: str) ->
         thread.join(timeout=10)
         app.extensions["grading_queue"].shutdown(wait=True)
         pools.close_all()
-        shutil.rmtree(app.config["BENCH_FOLDER"], ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)  # the bench's SQLite database
 
 
 def main() -> int:

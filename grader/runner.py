@@ -86,7 +86,7 @@ def preload_platform() -> None:
         protocol.decode(protocol.encode(sys.modules["torch"].zeros(1)))  # warm the codec
     threading.stack_size(THREAD_STACK_BYTES)
     # Everything loaded so far lives until exit: a collection the learner's code triggers then
-    # walks only the learner's objects, not torch's (a full one costs ~0.1 s otherwise).
+    # walks only the learner's objects, not torch's (the same reason as in warm_entry.warm_up).
     gc.freeze()
 
 

@@ -230,10 +230,9 @@ class DockerSandbox:
         finally:
             if member is not None:  # one job per warm container too
                 try:
-                    member.discard()
+                    docker_pool(client, limits).release(member)
                 except docker.errors.APIError as exc:
                     log.warning("could not remove %s (the janitor will): %s", container.name, exc)
-                docker_pool(client, limits).finished(member)
             elif container is not None:
                 try:
                     container.remove(force=True, v=True)

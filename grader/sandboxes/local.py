@@ -48,8 +48,7 @@ class LocalSandbox:
         try:
             outcome = member.run(job, mode, timeout=limits.time_s + HARNESS_SLACK_S)
         finally:
-            member.discard()  # one job per sandbox, whatever happened
-            local_pool().finished(member)
+            local_pool().release(member)  # one job per sandbox, whatever happened
         if outcome.timed_out:
             message = run_error("timeout", job.lang, limit=f"{limits.time_s:g}")
             if mode == "run":

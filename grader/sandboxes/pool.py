@@ -25,7 +25,7 @@ SPAWN_BACKOFF_S = 5.0  # after a failed start, before the next try
 # it well before (at this share of that time since it was ready), so it never hands out a
 # sandbox that is ending at that moment (seen in a 30-minute docker run: "no results file").
 RETIRE_SHARE = 0.8
-# A replacement waits for the job of the member it replaces to end (`finished`), or this long:
+# A replacement waits for the job of the member it replaces to end (`release`), or this long:
 # started at once, it competes with that job for the CPU (a warm docker grading took 0.42 s
 # instead of 0.35 s on 2 cores); a job that runs long does not hold the refill up past this.
 REFILL_GRACE_S = 1.5
@@ -101,19 +101,23 @@ class WarmPool:
         fresh = ready_at is None or time.monotonic() - ready_at < RETIRE_SHARE * max_idle_s()
         return fresh and member.alive()
 
-    def finished(self, member: Member) -> None:
-        """The job of a member taken from this pool ended: start its replacement now."""
-        with self._changed:
-            if self._lent_at.pop(id(member), None) is not None:
-                self._changed.notify_all()
+    def release(self, member: Member) -> None:
+        """After a job: discard the member (one job each) and start its replacement now.
+
+        Also for a member this pool never lent (a run-mode job's own sandbox): just discarded.
+        """
+        try:
+            member.discard()
+        finally:
+            with self._changed:
+                if self._lent_at.pop(id(member), None) is not None:
+                    self._changed.notify_all()
 
     def _grace_left(self) -> float:
-        """Seconds until the last member handed out stops holding the refill back (0: none)."""
+        """Seconds the members handed out still hold the refill back (0: none); forgets expired ones."""
         now = time.monotonic()
-        for key, lent_at in list(self._lent_at.items()):
-            if now - lent_at >= REFILL_GRACE_S:
-                del self._lent_at[key]  # finished() may never come (a crashed caller)
-        return max((lent_at + REFILL_GRACE_S - now for lent_at in self._lent_at.values()), default=0.0)
+        self._lent_at = {key: at for key, at in self._lent_at.items() if now - at < REFILL_GRACE_S}
+        return max((at + REFILL_GRACE_S - now for at in self._lent_at.values()), default=0.0)
 
     def idle_count(self) -> int:
         with self._changed:
@@ -146,9 +150,11 @@ class WarmPool:
     def _refill(self) -> None:
         while True:
             with self._changed:
-                while not self._closed and (len(self._idle) + self._starting >= self.size
-                                            or self._grace_left() > 0):
-                    self._changed.wait(min(5.0, self._grace_left() or 5.0))
+                while not self._closed:
+                    grace = self._grace_left()  # release() may never come (a crashed caller)
+                    if grace == 0 and len(self._idle) + self._starting < self.size:
+                        break
+                    self._changed.wait(grace or 5.0)
                     self._drop_dead()
                 if self._closed:
                     return

@@ -34,7 +34,7 @@ JOB_BYTES = 64 * 1024
 
 def warm_up() -> None:
     """Import and exercise what grading needs, so the job pays none of it."""
-    from grader.harness import PYTEST_OPTIONS, _prepare_torch
+    from grader.harness import PYTEST_INI, PYTEST_OPTIONS, _prepare_torch
 
     _prepare_torch()
     import pytest
@@ -45,7 +45,7 @@ def warm_up() -> None:
     # pytest's first run loads its plugins and assertion rewriter: do it on an empty folder.
     with tempfile.TemporaryDirectory(prefix="warm-") as empty:
         ini = Path(empty) / "pytest.ini"
-        ini.write_text("[pytest]\n")
+        ini.write_text(PYTEST_INI)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             pytest.main([empty, "-c", str(ini), *PYTEST_OPTIONS, "--collect-only"])
     # What is loaded now lives as long as the sandbox: collections during the job then walk

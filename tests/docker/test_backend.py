@@ -18,6 +18,7 @@ from grader.sandboxes import docker as backend
 from grader.sandboxes.base import Job
 from grader.sandboxes.docker_gpus import GpuScheduler
 from grader.sandboxes.docker_janitor import stale_containers, sweep
+from grader.sandboxes.pool import close_all
 from grader.schema import MAX_TIME_S
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,7 +69,10 @@ def test_a_missing_image_is_the_platform_fault(monkeypatch: pytest.MonkeyPatch,
     assert warm_up("docker", wait_s=180), "the real image's pool did not fill"
     monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-no-such-image:never")
     exercise = load_exercise(REPO / "exercises" / "amp-train-one-epoch")
-    doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n"))
+    try:
+        doc = backend.DockerSandbox().run(Job(exercise=exercise, code="x = 1\n"))
+    finally:
+        close_all()  # else the missing image's pool retries its start every 5 s until exit
     assert (doc["status"], doc["error_kind"]) == ("error", "internal")
     assert "not your fault" in doc["message"]
 

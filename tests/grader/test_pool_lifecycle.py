@@ -56,15 +56,15 @@ def counting_pool(name: str) -> tuple[pool.WarmPool, threading.Semaphore]:
 
 
 def test_the_replacement_waits_for_the_job_then_starts_at_once(monkeypatch):
-    monkeypatch.setattr(pool, "REFILL_GRACE_S", 600.0)  # only finished() can end the wait here
+    monkeypatch.setattr(pool, "REFILL_GRACE_S", 600.0)  # only release() can end the wait here
     warm, spawned = counting_pool("refill-finished")
     try:
         assert warm.wait_filled(10) and spawned.acquire(timeout=1)
         member = warm.take()
         assert member is not None
         assert not spawned.acquire(timeout=0.5), "refilled while the job was still running"
-        member.discard()
-        warm.finished(member)
+        warm.release(member)
+        assert member.discarded
         assert spawned.acquire(timeout=10), "no replacement after the job ended"
         assert warm.wait_filled(10)
     finally:
@@ -76,17 +76,19 @@ def test_a_job_that_never_reports_back_holds_the_refill_only_for_the_grace(monke
     warm, spawned = counting_pool("refill-grace")
     try:
         assert warm.wait_filled(10) and spawned.acquire(timeout=1)
-        assert warm.take() is not None  # and its caller never calls finished()
+        assert warm.take() is not None  # and its caller never calls release()
         assert spawned.acquire(timeout=10), "the refill waited past its grace"
         assert warm.wait_filled(10)
     finally:
         warm.close()
 
 
-def test_finished_for_a_member_the_pool_never_lent_changes_nothing():
+def test_releasing_a_member_the_pool_never_lent_only_discards_it():
     warm, _ = counting_pool("refill-stranger")
     try:
-        warm.finished(FakeMember())  # run-mode jobs make their own sandbox when none is idle
+        stranger = FakeMember()  # run-mode jobs make their own sandbox when none is idle
+        warm.release(stranger)
+        assert stranger.discarded
         assert warm.wait_filled(10)
     finally:
         warm.close()
@@ -99,6 +101,8 @@ def test_another_sandbox_image_gets_its_own_docker_pool(monkeypatch):
     monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-sandbox:one")
     first = docker_pool(None, Limits())  # made lazily: no engine is asked until a take
     assert docker_pool(None, Limits()) is first
-    monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-sandbox:two")
-    assert docker_pool(None, Limits()) is not first  # never a container of the old image
-    pool.close_all()
+    try:
+        monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-sandbox:two")
+        assert docker_pool(None, Limits()) is not first  # never a container of the old image
+    finally:
+        pool.close_all()
