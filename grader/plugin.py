@@ -10,7 +10,7 @@ import pytest
 
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
-from grader.results import TestResult
+from grader.results import TestResult, settle
 from grader.testing import CheckInfo, Feedback, NotChecked, check_info, localize
 
 
@@ -143,15 +143,14 @@ class GraderPlugin:
     def _record(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any]) -> None:
         info = self._info(item)
         result = TestResult(name=item.name, check=info.slug, title=localize(info.title, self._lang),
-                            status="pass", max_points=info.points)
+                            status="pass", given=info.given)
         if report.skipped:
             result.status = "skip"
             longrepr = report.longrepr
             result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
-        elif report.passed:
-            result.points = info.points
-        else:
+        elif not report.passed:
             self._describe_failure(result, info, call.excinfo)
+        result.points, result.max_points = settle(result.status, info.points, info.given)
         self.results.append(result)
         self._by_slug.setdefault(info.slug, result)
 

@@ -29,7 +29,8 @@ class TestResult:
     hint: str = ""
     line: int | None = None
     points: float = 0
-    max_points: float = 1
+    max_points: float = 1  # the points at stake (settle()): 0 for a given check that holds
+    given: bool = False  # the untouched starter already passes this check (additive in v1)
 
 
 @dataclass
@@ -54,14 +55,59 @@ class Results:
         return asdict(self)
 
 
+def settle(status: str, weight: float, given: bool) -> tuple[float, float]:
+    """(points earned, points at stake) of one check: the scoring rule, in one place.
+
+    A passing check earns its weight, except a given one (the starter already passed it),
+    which earns nothing and puts nothing at stake. A check that did not pass (failed, errored
+    or was not checked) earns nothing and puts its weight at stake, given or not. So the
+    untouched starter scores 0, any check not passing keeps the score below 1, and making a
+    check pass never lowers the score (docs/exercises.md, "Scores").
+    """
+    if status == "pass":
+        return (0.0, 0.0) if given else (weight, weight)
+    return 0.0, weight
+
+
+def score_of(tests: list[TestResult] | list[dict[str, Any]]) -> tuple[Status, float]:
+    """The verdict and score of settled checks: pass exactly when every check passed."""
+    rows = [t if isinstance(t, dict) else asdict(t) for t in tests]
+    at_stake = sum(float(t["max_points"]) for t in rows)
+    earned = sum(float(t["points"]) for t in rows)
+    solved = bool(rows) and all(t["status"] == "pass" for t in rows)
+    if at_stake:
+        score = round(earned / at_stake, 4)
+    else:  # nothing at stake: only given checks, all passing (validate refuses such a folder)
+        score = 1.0 if solved else 0.0
+    if not solved:
+        # Rounding must never show a failing submission as 100 %.
+        score = min(score, 0.9999)
+    return ("pass" if solved else "fail"), score
+
+
 def summarize(exercise: str, tests: list[TestResult], **extra: Any) -> Results:
     """Score the tests and choose the overall status: pass only when every check passed."""
-    max_points = sum(t.max_points for t in tests)
-    points = sum(t.points for t in tests)
-    score = round(points / max_points, 4) if max_points else 0.0
-    failed = any(t.status in ("fail", "error") for t in tests)
-    status: Status = "fail" if failed or not tests else "pass"
+    status, score = score_of(tests)
     return Results(exercise=exercise, status=status, score=score, tests=tests, **extra)
+
+
+def rescore(doc: dict[str, Any]) -> dict[str, Any]:
+    """A stored results document scored by today's rule (idempotent; errors are kept as they are).
+
+    Documents stored before `given` existed marked a given check with max_points 0 and let it
+    fail without cost; such a check is given, of weight 1, and a failing one now costs its point.
+    """
+    tests = doc.get("tests")
+    if doc.get("status") == "error" or not isinstance(tests, list) or not tests:
+        return doc
+    for test in tests:
+        stake = float(test.get("max_points") or 0)
+        given = bool(test.get("given", stake == 0))
+        weight = stake if stake > 0 else 1.0
+        test["given"] = given
+        test["points"], test["max_points"] = settle(test.get("status", "fail"), weight, given)
+    doc["status"], doc["score"] = score_of(tests)
+    return doc
 
 
 def error_result(

@@ -42,8 +42,9 @@ class NotChecked(Exception):
 class CheckInfo:
     """What the results document says about a check besides its outcome.
 
-    points=0 marks a check the untouched starter already passes (it still has to pass for the
-    exercise to pass, but it earns nothing: credit is for what the learner did).
+    given=True marks what the untouched starter already does right: while it holds it earns
+    nothing (credit is for the learner's work), and when the learner breaks it its points are
+    at stake and lost, so a failing submission never scores 100 % (docs/exercises.md, "Scores").
     """
 
     slug: str
@@ -51,19 +52,27 @@ class CheckInfo:
     hint: Text | None = None
     depends: Sequence[str] = field(default_factory=tuple)
     points: float = 1
+    given: bool = False
 
 
 def check(slug: str, *, title: Text | None = None, hint: Text | None = None,
-          depends: Sequence[str] = (), points: float = 1) -> Callable[[F], F]:
-    """Mark a test as a learner-facing check; its title defaults to the docstring's first line."""
+          depends: Sequence[str] = (), points: float = 1, given: bool = False) -> Callable[[F], F]:
+    """Mark a test as a learner-facing check; its title defaults to the docstring's first line.
+
+    Every check carries points; `given=True` says the starter already passes it (see CheckInfo).
+    """
     if isinstance(depends, str):  # depends="runs" would silently mean depends=["r", "u", ...]
         raise TypeError(f"check '{slug}': depends must be a list of slugs, not a string")
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or not 0 < points <= 100:
+        # points=0 once hid failing checks from the score; a check the starter passes is given=True.
+        raise TypeError(f"check '{slug}': points must be a number above 0 (at most 100), not {points!r}; "
+                        "declare a check the starter already passes with given=True")
 
     def mark(function: F) -> F:
         doc = (function.__doc__ or "").strip().splitlines()
         function._grader_check = CheckInfo(  # type: ignore[attr-defined]
             slug=slug, title=title or (doc[0] if doc else slug), hint=hint,
-            depends=tuple(depends), points=points,
+            depends=tuple(depends), points=points, given=given,
         )
         return function
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.api import grade_code
-from grader.loader import Exercise, load_exercises
+from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
+from grader.mutants import Mutant, emptied, mutants
 
 
 @dataclass
@@ -26,41 +27,111 @@ def _not_passed(doc: dict) -> str:
                      for t in doc["tests"] if t["status"] != "pass")
 
 
-def check_code(exercise: Exercise, sandbox: str | None) -> list[str]:
-    """The solution passes every check (none skipped, score 1.0); the untouched starter scores 0."""
-    problems = []
-    solved = grade_code(exercise, exercise.solution_path.read_text(encoding="utf-8"), sandbox=sandbox)
+def _check_solution(solved: dict) -> list[str]:
     if solved["status"] != "pass" or solved["score"] != 1.0 or not solved["tests"]:
-        problems.append(f"solution.py must pass every check with score 1.0 but got {solved['status']}"
-                        f" {solved['score']:.2f} ({solved.get('error_kind') or _not_passed(solved)})"
-                        + (f": {solved['message'][:300]}" if solved["message"] else ""))
-    elif any(t["status"] == "skip" for t in solved["tests"]):  # a skip in the solution: a check never runs
-        problems.append(f"solution.py skipped checks: {_not_passed(solved)}")
-    started = grade_code(exercise, exercise.starter, sandbox=sandbox)
+        return [f"solution.py must pass every check with score 1.0 but got {solved['status']}"
+                f" {solved['score']:.2f} ({solved.get('error_kind') or _not_passed(solved)})"
+                + (f": {solved['message'][:300]}" if solved["message"] else "")]
+    if any(t["status"] == "skip" for t in solved["tests"]):  # a skip in the solution: a check never runs
+        return [f"solution.py skipped checks: {_not_passed(solved)}"]
+    return []
+
+
+def _check_starter(started: dict) -> list[str]:
+    """The starter fails, scores 0, and passes exactly the checks declared given=True."""
     if started["status"] != "fail":
-        problems.append(f"starter.py must fail its checks but got {started['status']}"
-                        f" {started.get('error_kind') or ''}".rstrip())
-    elif started["score"] != 0:
-        earned = [t["check"] for t in started["tests"] if t["points"]]
-        problems.append(f"starter.py must score 0 but scores {started['score']:.2f} from "
-                        f"{', '.join(earned)}; give checks the starter already passes points=0")
+        return [f"starter.py must fail its checks but got {started['status']}"
+                f" {started.get('error_kind') or ''}".rstrip()]
+    problems = []
+    earned = [t["check"] for t in started["tests"] if t["status"] == "pass" and not t.get("given")]
+    if earned:
+        problems.append(f"starter.py passes {', '.join(earned)} and so scores {started['score']:.2f}: "
+                        "declare what the starter already does right with given=True")
+    unearned = [t["check"] for t in started["tests"] if t.get("given") and t["status"] != "pass"]
+    if unearned:
+        problems.append(f"{', '.join(unearned)}: declared given=True but starter.py does not pass "
+                        "them, so fixing them would earn nothing; drop given=True")
+    if not any(not t.get("given") for t in started["tests"]):
+        problems.append("every check is given=True: nothing the learner does can earn a point")
     return problems
 
 
-def check_exercise(exercise: Exercise, sandbox: str | None = None) -> FolderReport:
+def _check_no_work(empty: dict) -> list[str]:
+    if empty["status"] == "pass" or empty["score"] != 0:
+        earned = [t["check"] for t in empty["tests"] if t["points"]]
+        return [f"an empty function body scores {empty['score']:.2f} (from {', '.join(earned) or 'nothing'}): "
+                "a check passes without any work; make it fail or say 'not checked' when its subject "
+                "never happened"]
+    return []
+
+
+def _check_mutant(mutant: Mutant, doc: dict) -> list[str]:
+    """A mutant of the solution must fail a check, and a failing grading never shows 100 %."""
+    where = f"mutant of solution.py line {mutant.line} ({mutant.change})"
+    if doc.get("error_kind") == "internal":
+        return [f"{where}: the grader failed: {doc['message'][:200]}"]
+    if doc["status"] == "pass":
+        return [f"{where} passes every check: the checks cannot see this mistake; add a check for it"]
+    if doc["score"] >= 1.0:
+        return [f"{where} fails ({_not_passed(doc)}) yet scores 100 %"]
+    return []
+
+
+def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = False,
+               workers: int = 2) -> list[str]:
+    """The proof that scores mean what they say, for one code exercise.
+
+    The solution scores 1.0; the untouched starter and an empty body score 0; the starter passes
+    exactly its given checks; with `with_mutants`, every mutant of the solution (grader.mutants)
+    fails at least one check and scores below 1.0.
+    """
+    solution = exercise.solution_path.read_text(encoding="utf-8")
+    jobs: list[tuple[str, str, Mutant | None]] = [
+        ("solution", solution, None), ("starter", exercise.starter, None),
+        ("empty", emptied(exercise.starter), None)]
+    if with_mutants:
+        jobs += [("mutant", m.code, m) for m in mutants(solution)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox), jobs))
+    problems: list[str] = []
+    for (what, _code, mutant), doc in zip(jobs, docs, strict=True):
+        if what == "solution":
+            problems += _check_solution(doc)
+        elif what == "starter":
+            problems += _check_starter(doc)
+        elif what == "empty":
+            problems += _check_no_work(doc)
+        elif mutant is not None:
+            problems += _check_mutant(mutant, doc)
+    return problems
+
+
+def check_exercise(exercise: Exercise, sandbox: str | None = None, *, with_mutants: bool = False) -> FolderReport:
+    """One folder's report; `with_mutants` also grades the solution's mutants (many gradings)."""
     try:
-        problems = list(exercise.kind.validator(exercise, sandbox))
+        problems = list(exercise.kind.validator(exercise, sandbox, with_mutants))
     except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
         problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
     return FolderReport(folder=exercise.id, ok=not problems, problems=problems)
 
 
-def validate_all(root: Path, sandbox: str | None = None, workers: int = 2) -> Iterator[FolderReport]:
-    """Every folder's report: load errors first, then each exercise in id order."""
+def validate_all(root: Path, sandbox: str | None = None, workers: int = 2, *,
+                 with_mutants: bool = False) -> Iterator[FolderReport]:
+    """Every folder's report: load errors first, then each exercise in id order.
+
+    `root` is a folder of exercise folders, or one exercise folder (it holds exercise.toml).
+    """
     found = load_exercises(root)
+    if (root / CONFIG_FILE).is_file():
+        found = ExerciseSet()
+        try:
+            exercise = load_exercise(root)
+            found.exercises[exercise.id] = exercise
+        except ExerciseLoadError as exc:
+            found.errors.append(exc)
     for error in found.errors:
         yield FolderReport(folder=error.folder.name, ok=False,
                            problems=[f"{error.file}: {problem}" for problem in error.problems])
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(lambda e: check_exercise(e, sandbox),
+        yield from pool.map(lambda e: check_exercise(e, sandbox, with_mutants=with_mutants),
                             sorted(found.exercises.values(), key=lambda e: e.id))

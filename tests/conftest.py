@@ -101,3 +101,16 @@ def once_per_run(what: str) -> None:
                     f"{worker}): its module must run whole on one xdist worker (--dist loadfile)")
     with os.fdopen(fd, "w") as handle:
         handle.write(worker)
+
+
+@pytest.fixture
+def old_document() -> dict:
+    """A document stored before `given`: the broken given check cost nothing, the score said 100 %."""
+    def row(check_slug, status, points, max_points):
+        return {"name": check_slug, "check": check_slug, "title": check_slug, "status": status, "message": "",
+                "hint": "", "line": None, "points": points, "max_points": max_points}
+
+    return {"version": 1, "exercise": "amp-fix-the-loop", "status": "fail", "score": 1.0, "error_kind": None,
+            "message": "", "tests": [row("one-scaler", "pass", 1, 1), row("zero-grad-each-iteration", "pass", 1, 1),
+                                     row("update-after-step", "fail", 0, 0), row("runs", "pass", 0, 0)],
+            "advice": [], "output": "", "duration_s": 0.5}

@@ -7,7 +7,7 @@ In an exercise's tests (through grader.author, the one import surface):
     PARAMS = {"seed": 7, "data_seed": 1234, "batches": 6, "batch_size": 8, "device": "cuda"}
     trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, amp.LoopSpec())
 
-    test_runs = amp.runs(points=0)
+    test_runs = amp.runs(given=True)
     test_forward_in_autocast = amp.check("forward-in-autocast")
     test_weights = amp.weights(depends=["runs"])
 """

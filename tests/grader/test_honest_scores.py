@@ -1,31 +1,22 @@
 """Honest scores: on every code exercise, the untouched starter and an empty function score 0.
 
 Through the real grader (local sandbox), one grading each. A check whose subject never
-happened is skipped or failed, never passed; what the starter already does right carries
-points=0 (credit is for the learner's work).
+happened is skipped or failed, never passed; what the starter already does right is declared
+given=True: it earns nothing while it holds and costs its points when broken.
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 from grading_cache import GradingCache
 
 from grader.loader import load_exercise, load_exercises
+from grader.mutants import emptied
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CODE = sorted(e.id for e in load_exercises(EXERCISES).exercises.values() if e.config.kind == "code")
-
-
-def emptied(source: str) -> str:
-    """The starter with every function body replaced by `pass` (signatures kept)."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            node.body = [ast.Pass()]
-    return ast.unparse(tree)
 
 
 def test_emptied_keeps_signatures_and_drops_work():
@@ -49,3 +40,6 @@ def test_no_work_scores_zero(exercise_id: str, which: str, roomy_exercises: Path
     earned = {t["check"]: t["status"] for t in doc["tests"] if t["points"]}
     assert doc["status"] != "pass"
     assert doc["score"] == 0, earned
+    if which == "starter":  # the starter passes exactly the checks declared given=True
+        assert {t["check"] for t in doc["tests"] if t["status"] == "pass"} == \
+            {t["check"] for t in doc["tests"] if t["given"]}

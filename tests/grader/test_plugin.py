@@ -29,7 +29,7 @@ class FakeLearner:
 TESTS = '''
 from grader.author import Feedback, NotChecked, check
 
-@check("runs", title={"en": "Runs", "ja": "動く"}, points=0)
+@check("runs", title={"en": "Runs", "ja": "動く"}, given=True)
 def test_runs(learner):
     assert learner.source
 

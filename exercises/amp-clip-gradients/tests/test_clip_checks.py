@@ -10,15 +10,15 @@ SPEC = amp.LoopSpec(entry="train_one_epoch", require_clip=True)
 
 trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
-# points=0 on what the starter (an AMP loop without clipping) already does right.
+# given=True on what the starter (an AMP loop without clipping) already does right.
 test_unscale_before_clip = amp.check("unscale-before-clip")
-test_forward_in_autocast = amp.check("forward-in-autocast", points=0)
-test_backward_on_scaled_loss = amp.check("backward-on-scaled-loss", points=0)
-test_step_through_scaler = amp.check("step-through-scaler", points=0)
-test_update_after_step = amp.check("update-after-step", points=0)
-test_zero_grad_each_iteration = amp.check("zero-grad-each-iteration", points=0)
-test_runs = amp.runs(points=0)
-test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"], points=0)
+test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
+test_backward_on_scaled_loss = amp.check("backward-on-scaled-loss", given=True)
+test_step_through_scaler = amp.check("step-through-scaler", given=True)
+test_update_after_step = amp.check("update-after-step", given=True)
+test_zero_grad_each_iteration = amp.check("zero-grad-each-iteration", given=True)
+test_runs = amp.runs(given=True)
+test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"], given=True)
 test_weights_match_reference = amp.weights(
     depends=["runs"], title={"en": "Clips like the reference", "ja": "模範解答と同じようにクリップする"},
     hint={"en": "Clip model.parameters() to the max_norm argument, after scaler.unscale_.",

@@ -11,32 +11,32 @@ SPEC = amp.LoopSpec(entry="train_one_epoch", accumulate=ACCUM_STEPS)
 
 trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
-# points=0 on what the starter (a correct one-step-per-batch AMP loop) already does right:
+# given=True on what the starter (a correct one-step-per-batch AMP loop) already does right:
 # credit is for the accumulation.
 test_accumulation_window = amp.check("accumulation-window")
-test_forward_in_autocast = amp.check("forward-in-autocast", points=0)
-test_backward_outside_autocast = amp.check("backward-outside-autocast", points=0)
+test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
+test_backward_outside_autocast = amp.check("backward-outside-autocast", given=True)
 test_backward_on_scaled_loss = amp.check(
-    "backward-on-scaled-loss", points=0,
+    "backward-on-scaled-loss", given=True,
     title={"en": "Every micro-batch's loss is scaled", "ja": "すべてのマイクロバッチの損失をスケールする"},
     hint={"en": "Write scaler.scale(loss / accum_steps).backward() for every batch.",
           "ja": "毎バッチ scaler.scale(loss / accum_steps).backward() と書きましょう。"})
 test_step_through_scaler = amp.check(
-    "step-through-scaler", points=0,
+    "step-through-scaler", given=True,
     title={"en": "The optimizer steps through the scaler", "ja": "オプティマイザは scaler 経由で step する"},
     hint={"en": "Step with scaler.step(optimizer), never optimizer.step() as well.",
           "ja": "scaler.step(optimizer) で step し、optimizer.step() を重ねて呼ばないでください。"})
-test_update_after_step = amp.check("update-after-step", points=0)
+test_update_after_step = amp.check("update-after-step", given=True)
 test_zero_grad_each_iteration = amp.check(
-    "zero-grad-each-iteration", points=0,
+    "zero-grad-each-iteration", given=True,
     title={"en": "Gradients are cleared after each step, not each micro-batch",
            "ja": "勾配は各マイクロバッチではなく各 step の後にクリアする"},
     hint={"en": "Call optimizer.zero_grad() right after scaler.update(), inside the "
                 "`if (i + 1) % accum_steps == 0:` block.",
           "ja": "`if (i + 1) % accum_steps == 0:` のブロックの中で、scaler.update() の直後に "
                 "optimizer.zero_grad() を呼びましょう。"})
-test_one_scaler = amp.check("one-scaler", points=0)
-test_runs = amp.runs(points=0)
-test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"], points=0)
+test_one_scaler = amp.check("one-scaler", given=True)
+test_runs = amp.runs(given=True)
+test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"], given=True)
 test_weights_match_reference = amp.weights(
     depends=["runs"], title={"en": "Accumulates like the reference", "ja": "模範解答と同じように累積する"})

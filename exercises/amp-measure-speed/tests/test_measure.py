@@ -1,6 +1,6 @@
 """Checks for amp-measure-speed: a fair timing of FP32 against autocast, and the learner's chart.
 
-The starter already passes the checks with points=0 (sizes, return shape, CPU memory): they must
+The starter already passes the checks with given=True (sizes, return shape, CPU memory): they must
 pass, but only the timing itself earns points, so the untouched starter scores 0.
 """
 
@@ -103,7 +103,7 @@ def first_error(result, learner):
               "ja": "WIDTHS と BATCH_SIZE が採点環境で動かせる大きさになっている"},
        hint={"en": "A small and a large width side by side show the most, for example [64, 1024].",
              "ja": "小さな幅と大きな幅を並べると違いがよくわかります。たとえば [64, 1024] です。"},
-       points=0)
+       given=True)
 def test_sizes(measured, learner):
     if measured["sizes_problem"]:
         raise Feedback({"en": measured["sizes_problem"] + ".",
@@ -117,7 +117,7 @@ def test_sizes(measured, learner):
        hint={"en": "Return a dict; seconds is the median of the timed steps, a positive float.",
              "ja": "辞書を返しましょう。seconds は計測したステップの中央値で、正の float です。"},
        depends=["sizes-chosen"],
-       points=0)
+       given=True)
 def test_returns_seconds(measured, learner):
     if measured["missing"]:
         raise Feedback({"en": "time_steps is not defined.", "ja": "time_steps が定義されていません。"})
@@ -183,7 +183,7 @@ def test_autocast_when_asked(measured, learner):
                    "a number that means something else.",
              "ja": "PyTorch には CPU のピークメモリのカウンタがありません。別の意味の数を返さず、None を返しましょう。"},
        depends=["returns-seconds"],
-       points=0)
+       given=True)
 def test_memory_honest(measured, learner):
     for run in measured["runs"]:
         got = run["returned"]

@@ -10,8 +10,8 @@ SPEC = amp.LoopSpec(entry="train_one_epoch")
 
 trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
-# points=0: the untouched starter already runs; credit is for the AMP work.
-test_runs = amp.runs(points=0, hint={"en": "Run your function on a tiny model before you submit.",
+# given=True: the untouched starter already runs; credit is for the AMP work.
+test_runs = amp.runs(given=True, hint={"en": "Run your function on a tiny model before you submit.",
                                      "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
 test_forward_in_autocast = amp.check("forward-in-autocast")
 test_backward_outside_autocast = amp.check("backward-outside-autocast")

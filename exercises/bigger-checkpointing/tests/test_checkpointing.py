@@ -24,8 +24,9 @@ def checkpoint_line(learner):
     return call_line(learner.source, ENTRY, "checkpoint", learner.line_of(ENTRY))
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("runs", points=0, title={"en": "checkpointed_forward returns a tensor of the right shape",
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("runs", given=True, title={"en": "checkpointed_forward returns a tensor of the right shape",
                       "ja": "checkpointed_forward が正しい形状のテンソルを返す"},
        hint={"en": "Return the output of the last block.", "ja": "最後のブロックの出力を返しましょう。"})
 def test_runs(run, reference, learner):
@@ -40,7 +41,7 @@ def test_runs(run, reference, learner):
                        line=learner.line_of(ENTRY))
 
 
-@check("output-matches", points=0, title={"en": "The output equals a plain forward pass", "ja": "出力がふつうの順伝播と一致する"},
+@check("output-matches", given=True, title={"en": "The output equals a plain forward pass", "ja": "出力がふつうの順伝播と一致する"},
        hint={"en": "Feed each block's output to the next block, in order.",
              "ja": "各ブロックの出力を、順番どおりに次のブロックへ渡しましょう。"},
        depends=["runs"])
@@ -52,7 +53,7 @@ def test_output(run, reference, learner):
                        line=learner.line_of(ENTRY))
 
 
-@check("gradients-match", points=0,
+@check("gradients-match", given=True,
        title={"en": "Every parameter gets the same gradient as without checkpointing",
               "ja": "すべてのパラメータがチェックポイントなしと同じ勾配を得る"},
        hint={"en": "Use checkpoint(block, h, use_reentrant=False) and do not detach or wrap the pass in no_grad().",

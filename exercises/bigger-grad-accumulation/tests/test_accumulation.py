@@ -22,8 +22,9 @@ def largest_gap(got, expected):
     return max(float((got[name] - value).abs().max()) for name, value in expected.items())
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("runs", points=0, title={"en": "train_accumulated runs", "ja": "train_accumulated が動く"},
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("runs", given=True, title={"en": "train_accumulated runs", "ja": "train_accumulated が動く"},
        hint={"en": "Run your function on a tiny model before you submit.",
              "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
 def test_runs(trained):

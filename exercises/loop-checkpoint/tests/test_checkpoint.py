@@ -38,8 +38,9 @@ def largest_gap(got: dict, expected: dict) -> tuple[str, float]:
     return worst_name, worst
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("file-written", points=0, title={"en": "save_checkpoint writes the file", "ja": "save_checkpoint がファイルを書き出す"},
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("file-written", given=True, title={"en": "save_checkpoint writes the file", "ja": "save_checkpoint がファイルを書き出す"},
        hint={"en": "torch.save(obj, path) writes obj to the file at path.",
              "ja": "torch.save(obj, path) で obj を path のファイルに書き出します。"})
 def test_file_written(learner):

@@ -29,8 +29,9 @@ def as_float(value):
     return None
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("returns-pair", points=0,
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("returns-pair", given=True,
        title={"en": "evaluate returns (mean_loss, accuracy)", "ja": "evaluate が (mean_loss, accuracy) を返す"},
        hint={"en": "End with `return total_loss / batches, correct / samples`.",
              "ja": "最後を `return total_loss / batches, correct / samples` にしましょう。"})

@@ -19,8 +19,9 @@ def line(learner, method):
     return def_line(learner.source, f"MLP.{method}") or learner.line_of("MLP")
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("is-module", points=0, title={"en": "MLP is an nn.Module that returns (batch, out_features)",
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("is-module", given=True, title={"en": "MLP is an nn.Module that returns (batch, out_features)",
                            "ja": "MLP が nn.Module で、(batch, out_features) を返す"},
        hint={"en": "class MLP(nn.Module), super().__init__() first, and return the last layer's output.",
              "ja": "class MLP(nn.Module) とし、最初に super().__init__() を呼び、最後の層の出力を返しましょう。"})

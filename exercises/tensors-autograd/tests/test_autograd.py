@@ -31,8 +31,9 @@ def descend_reference(w, x, y, lr, steps, *, clear=True):
     return w
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("gradient-shape", points=0,
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("gradient-shape", given=True,
        title={"en": "gradient returns a tensor shaped like w", "ja": "gradient が w と同じ形状のテンソルを返す"},
        hint={"en": "After loss.backward(), the gradient is in the .grad of the tensor that requires grad.",
              "ja": "loss.backward() のあと、勾配は requires_grad のテンソルの .grad に入っています。"})
@@ -96,7 +97,7 @@ def call_descend(learner, w, x, y, lr, steps):
         raise
 
 
-@check("descend-runs", points=0,
+@check("descend-runs", given=True,
        title={"en": "descend runs and returns the weights", "ja": "descend が動き、重みを返す"},
        hint={"en": "Each step: loss, backward(), update under torch.no_grad(), clear the gradient.",
              "ja": "各ステップで、損失、backward()、torch.no_grad() の中での更新、勾配のクリアを行います。"})

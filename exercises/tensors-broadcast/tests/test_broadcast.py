@@ -38,7 +38,8 @@ def call(learner, name, *args):
         raise
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
 @check("standardize-shape-values",
        title={"en": "standardize_columns gives every column mean 0 and std 1",
               "ja": "standardize_columns で各列の平均が 0、標準偏差が 1 になる"},
@@ -63,7 +64,7 @@ def test_standardize(learner):
     raise Feedback({"en": en, "ja": ja}, line=line)
 
 
-@check("distances-shape", points=0,
+@check("distances-shape", given=True,
        title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "pairwise_sq_distances が形状 (n, m) を返す"},
        hint={"en": "a[:, None, :] - b[None, :, :] has shape (n, m, d); sum over the last axis.",
              "ja": "a[:, None, :] - b[None, :, :] の形状は (n, m, d) です。最後の軸で合計しましょう。"})
@@ -76,7 +77,7 @@ def test_distances_shape(learner):
                        line=learner.line_of("pairwise_sq_distances"))
 
 
-@check("distances-values", points=0,
+@check("distances-values", given=True,
        title={"en": "pairwise_sq_distances is right for every pair", "ja": "pairwise_sq_distances がすべての組で正しい"},
        hint={"en": "Square the differences before summing, and do not take the square root.",
              "ja": "差を 2 乗してから合計し、平方根はとらないでください。"},

@@ -23,8 +23,9 @@ def moved(learner, device):
         raise
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("pick-cpu", points=0, title={"en": "pick_device gives the CPU when there is no GPU",
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("pick-cpu", given=True, title={"en": "pick_device gives the CPU when there is no GPU",
                           "ja": "GPU がないとき pick_device が CPU を返す"},
        hint={"en": "torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\").",
              "ja": "torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\") です。"})
@@ -53,7 +54,7 @@ def test_pick_cuda(picked, learner):
                        line=learner.line_of("pick_device"))
 
 
-@check("returns-triple", points=0, title={"en": "to_device returns (model, inputs, targets)",
+@check("returns-triple", given=True, title={"en": "to_device returns (model, inputs, targets)",
                                 "ja": "to_device が (model, inputs, targets) を返す"},
        hint={"en": "return model, inputs, targets", "ja": "return model, inputs, targets です。"})
 def test_returns_triple(learner):
@@ -64,7 +65,7 @@ def test_returns_triple(learner):
                        line=learner.line_of("to_device"))
 
 
-@check("moves-model", points=0, title={"en": "The model ends up on `device`", "ja": "モデルが `device` に移る"},
+@check("moves-model", given=True, title={"en": "The model ends up on `device`", "ja": "モデルが `device` に移る"},
        hint={"en": "model.to(device) moves every parameter.", "ja": "model.to(device) ですべてのパラメータが移ります。"},
        depends=["returns-triple"])
 def test_moves_model(learner):

@@ -35,8 +35,9 @@ def bytes_mistake(got, tensor):
     return None
 
 
-# points=0 marks a check the untouched starter already passes: credit is for the learner's work.
-@check("bytes-is-int", points=0,
+# given=True: the untouched starter already passes this check; it earns nothing while it holds and
+# costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
+@check("bytes-is-int", given=True,
        title={"en": "tensor_bytes returns an int", "ja": "tensor_bytes が int を返す"},
        hint={"en": "t.numel() and t.element_size() are both Python ints already.",
              "ja": "t.numel() も t.element_size() も最初から Python の int です。"})

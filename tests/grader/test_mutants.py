@@ -1,0 +1,73 @@
+"""Mutants of a solution (grader.mutants) and how validate judges them, without grading."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from grader.mutants import MAX_MUTANTS, Mutant, emptied, mutants
+from grader.validate import _check_mutant, _check_no_work, _check_starter
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+
+
+def test_amp_solution_gets_every_kind_of_mutant() -> None:
+    found = mutants((EXERCISES / "amp-fix-the-loop" / "solution.py").read_text())
+    changes = {m.change for m in found}
+    for expected in ("`scaler.update()` removed", "`scaler.update()` moved after the loop",
+                     "`scaler.step(optimizer)` swapped with the next line",
+                     "scaler.step(optimizer) replaced by optimizer.step()",
+                     "scaler.scale() dropped: backward on the unscaled loss",
+                     "backward moved into the autocast block", "autocast dropped (its body runs in float32)",
+                     "`optimizer.zero_grad(set_to_none=True)` moved before the loop",
+                     ".item() dropped: a tensor instead of a number",
+                     ".to() dropped: the tensor or model is not moved",
+                     "`return total / len(loader)` returns None instead"):
+        assert expected in changes, expected
+    codes = [m.code for m in found]
+    assert len(codes) == len(set(codes))  # no mutant graded twice
+    for mutant in found:
+        ast.parse(mutant.code)  # every mutant is Python the sandbox can load
+        assert "def train_one_epoch" in mutant.code
+
+
+def test_update_moved_after_the_loop_really_moves_it() -> None:
+    source = "def f(xs, s):\n    for x in xs:\n        s.step(x)\n        s.update()\n    return 1\n"
+    moved = next(m for m in mutants(source) if m.change == "`s.update()` moved after the loop")
+    assert moved.code.splitlines()[-2:] == ["    s.update()", "    return 1"]
+
+
+def test_mutants_are_bounded_and_skip_docstrings_and_imports() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(400))
+    found = mutants(f'import torch\n\ndef f():\n    """Doc."""\n{body}\n    return x1\n')
+    assert len(found) == MAX_MUTANTS
+    assert not any("Doc." in m.change or "import" in m.change for m in found)
+
+
+def test_emptied_keeps_signatures_and_drops_work() -> None:
+    namespace: dict = {}
+    exec(compile(emptied("def f(a, b=2):\n    '''doc'''\n    return a + b\n"), "<e>", "exec"), namespace)  # noqa: S102
+    assert namespace["f"](1) is None
+
+
+def doc(status: str, score: float, tests: list[tuple[str, str, bool]]) -> dict:
+    return {"status": status, "score": score, "error_kind": None, "message": "",
+            "tests": [{"check": c, "status": s, "given": g, "message": "", "points": int(s == "pass" and not g)}
+                      for c, s, g in tests]}
+
+
+def test_validate_names_a_surviving_mutant_and_accepts_a_killed_one() -> None:
+    mutant = Mutant(line=9, change=".to() dropped", code="")
+    [problem] = _check_mutant(mutant, doc("pass", 1.0, [("runs", "pass", False)]))
+    assert "line 9 (.to() dropped) passes every check" in problem
+    assert _check_mutant(mutant, doc("fail", 0.5, [("runs", "fail", False)])) == []
+
+
+def test_validate_holds_given_declarations_to_the_starter() -> None:
+    honest = doc("fail", 0.0, [("runs", "pass", True), ("amp", "fail", False)])
+    assert _check_starter(honest) == []
+    undeclared = doc("fail", 0.5, [("runs", "pass", False), ("amp", "fail", False)])
+    assert "declare what the starter already does right with given=True" in _check_starter(undeclared)[0]
+    unearned = doc("fail", 0.0, [("runs", "fail", True), ("amp", "fail", False)])
+    assert "drop given=True" in _check_starter(unearned)[0]
+    assert "an empty function body scores 0.50" in _check_no_work(undeclared)[0]
