@@ -120,11 +120,18 @@ def mean_loss_returned(ctx: Context) -> Finding:
             "en": f"train_one_epoch returned {kind}, not the mean loss as a float.",
             "ja": f"train_one_epoch の戻り値が平均損失（float）ではなく {kind} です。"}, line)
     if isinstance(trace.returned, torch.Tensor):
-        ctx.advise({"en": "Return a Python float (for example total / batches with total built "
-                          "from loss.item()), not a tensor: a tensor keeps memory and the graph "
-                          "alive.",
-                    "ja": "テンソルではなく Python の float を返しましょう（loss.item() で合計して"
-                          "バッチ数で割るなど）。テンソルはメモリと計算グラフを保持し続けます。"})
+        # The prompt asks for a float: a tensor is a different value to whoever logs or compares
+        # it, and one built from `loss` (not loss.item()) keeps every batch's graph alive.
+        graph_en = (" that still holds the autograd graph of every batch (it was built from `loss`, "
+                    "not `loss.item()`), so their memory is never freed") if trace.returned_graph else ""
+        graph_ja = ("。`loss.item()` ではなく `loss` から作ったため、全バッチの計算グラフを保持し"
+                    "たままでメモリが解放されません") if trace.returned_graph else ""
+        return failed(SLUG_MEAN, {
+            "en": f"train_one_epoch returned a tensor{graph_en}, not the mean loss as a Python float.",
+            "ja": f"train_one_epoch の戻り値が Python の float ではなくテンソルです{graph_ja}。"}, line,
+            hint={"en": "Add up `loss.item()` (a float) for every batch and return the sum divided by "
+                        "the number of batches.",
+                  "ja": "各バッチの `loss.item()`（float）を合計し、バッチ数で割った値を返しましょう。"})
     losses = [its[-1].get("value") for its in (it.of("loss") for it in trace.iterations) if its]
     # Skipped batches have no loss; they are trains-every-batch's finding, not this one's.
     if losses and None not in losses:

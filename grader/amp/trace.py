@@ -51,6 +51,7 @@ class Trace:
     batches: int
     returned: Any = None
     returned_type: str = "NoneType"
+    returned_graph: bool = False  # the returned tensor still holds the autograd graph
     error: dict[str, Any] | None = None
     provided: dict[str, int] = field(default_factory=dict)
     truncated: bool = False
@@ -79,6 +80,7 @@ class Trace:
             raise TraceError("bad error record")
         return cls(events=events, batches=batches, returned=result.get("returned"),
                    returned_type=str(result.get("returned_type", "NoneType")), error=error,
+                   returned_graph=result.get("returned_graph") is True,
                    provided=dict(result.get("provided") or {}),
                    truncated=bool(result.get("truncated")), device=dict(result.get("device") or {}),
                    accumulate=max(1, int(accumulate)))

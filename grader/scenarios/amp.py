@@ -74,7 +74,10 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
                                "message": f"{entry} is not defined", "traceback": ""}
         else:
             try:
-                result["returned"], result["returned_type"] = _returned(function(*args, **kwargs))
+                value = function(*args, **kwargs)
+                result["returned"], result["returned_type"] = _returned(value)
+                # A tensor still tied to the autograd graph keeps the whole epoch's graph alive.
+                result["returned_graph"] = isinstance(value, torch.Tensor) and value.grad_fn is not None
             except MemoryError:
                 raise  # the runner turns this into a whole-run memory error
             except BaseException as exc:  # noqa: BLE001 -- the mistake is data for the checks

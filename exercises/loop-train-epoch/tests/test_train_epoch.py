@@ -105,8 +105,13 @@ def test_step_each_batch(trained, learner):
 def test_mean_loss(trained, learner):
     returned, losses = trained["returned"], trained["losses"]
     line = return_line(learner.source, ENTRY, learner.line_of(ENTRY))
-    if isinstance(returned, torch.Tensor) and returned.numel() == 1:
-        returned = float(returned)
+    if isinstance(returned, torch.Tensor):
+        # A tensor built from `loss` (not loss.item()) keeps every batch's autograd graph alive.
+        raise Feedback({"en": "train_one_epoch returned a tensor, not a Python float: add up loss.item(), "
+                              "not loss, so no batch's autograd graph is kept alive.",
+                        "ja": "train_one_epoch の戻り値が Python の float ではなくテンソルです。loss ではなく "
+                              "loss.item() を合計すれば、各バッチの計算グラフが残りません。"},
+                       line=line)
     if not isinstance(returned, (int, float)) or isinstance(returned, bool):
         raise Feedback({"en": f"train_one_epoch returned {type(returned).__name__}, not a float.",
                         "ja": f"train_one_epoch の戻り値が float ではなく {type(returned).__name__} です。"},

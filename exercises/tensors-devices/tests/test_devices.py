@@ -1,8 +1,15 @@
 """Checks for tensors-devices: pick_device follows torch.cuda.is_available, to_device uses `device`."""
 
+import ast
+
 import pytest
 
-from grader.author import Feedback, LearnerError, call_line, check
+from grader.author import Feedback, LearnerError, NotChecked, call_line, check
+
+HARD_CODED = {"en": "to_device asked for CUDA on a machine without a GPU. Move it to the `device` argument, "
+                    "not to \"cuda\".",
+              "ja": "GPU のないマシンで to_device が CUDA を要求しました。\"cuda\" ではなく引数の `device` に"
+                    "移しましょう。"}
 
 
 @pytest.fixture(scope="module")
@@ -11,16 +18,29 @@ def picked(learner):
 
 
 def moved(learner, device):
+    """(the scenario's answer, None), or (None, the error) when to_device stopped asking for CUDA."""
     try:
-        return learner.scenario("tensors.to_device", device=device)
+        return learner.scenario("tensors.to_device", device=device), None
     except LearnerError as error:
-        if "CUDA" in str(error) or "cuda" in str(error):
-            raise Feedback({"en": "to_device asked for CUDA on a machine without a GPU. "
-                                  "Move things to the `device` argument, not to \"cuda\".",
-                            "ja": "GPU のないマシンで to_device が CUDA を要求しました。"
-                                  "\"cuda\" ではなく引数の `device` に移しましょう。"},
-                           line=error.line) from None
+        if "cuda" in str(error).lower():
+            return None, error
         raise
+
+
+def model_move_lines(source):
+    """Lines in to_device that call model.to(...): a CUDA error there is the model's move."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    return {node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "model"}
+
+
+def not_returned():
+    return NotChecked({"en": "Not checked: to_device did not return (model, inputs, targets).",
+                       "ja": "未確認: to_device が (model, inputs, targets) を返しませんでした。"})
 
 
 # given=True: the untouched starter already passes this check; it earns nothing while it holds and
@@ -58,7 +78,10 @@ def test_pick_cuda(picked, learner):
                                 "ja": "to_device が (model, inputs, targets) を返す"},
        hint={"en": "return model, inputs, targets", "ja": "return model, inputs, targets です。"})
 def test_returns_triple(learner):
-    got = moved(learner, "cpu")
+    got, error = moved(learner, "cpu")
+    if error is not None:  # a hard-coded device is the move's mistake, reported by the move's check
+        raise NotChecked({"en": f"Not checked: to_device stopped on line {error.line} asking for CUDA (see below).",
+                          "ja": f"未確認: to_device が {error.line} 行目で CUDA を要求して停止しました（下を参照）。"})
     if not got["triple"] or not got["model_is_module"]:
         raise Feedback({"en": "to_device must return the three things it moved: (model, inputs, targets).",
                         "ja": "to_device は移した 3 つ (model, inputs, targets) を返してください。"},
@@ -66,10 +89,16 @@ def test_returns_triple(learner):
 
 
 @check("moves-model", given=True, title={"en": "The model ends up on `device`", "ja": "モデルが `device` に移る"},
-       hint={"en": "model.to(device) moves every parameter.", "ja": "model.to(device) ですべてのパラメータが移ります。"},
-       depends=["returns-triple"])
+       hint={"en": "model.to(device) moves every parameter.", "ja": "model.to(device) ですべてのパラメータが移ります。"})
 def test_moves_model(learner):
-    got = moved(learner, "meta")
+    got, error = moved(learner, "meta")
+    if error is not None:
+        if error.line in model_move_lines(learner.source):
+            raise Feedback(HARD_CODED, line=error.line)
+        raise NotChecked({"en": "Not checked: to_device stopped before the model could be seen.",
+                          "ja": "未確認: モデルを確認する前に to_device が停止しました。"})
+    if not got["triple"] or not got["model_is_module"]:
+        raise not_returned()
     if got["model_devices"] != ["meta"]:
         raise Feedback({"en": f"Asked for the device 'meta', the model's parameters are on "
                               f"{', '.join(got['model_devices'])}. Use the `device` argument.",
@@ -81,10 +110,16 @@ def test_moves_model(learner):
 @check("moves-batch", title={"en": "The returned inputs and targets are on `device`",
                              "ja": "返した inputs と targets が `device` にある"},
        hint={"en": "inputs = inputs.to(device): tensor.to() returns a new tensor.",
-             "ja": "inputs = inputs.to(device) としましょう。tensor.to() は新しいテンソルを返します。"},
-       depends=["returns-triple"])
+             "ja": "inputs = inputs.to(device) としましょう。tensor.to() は新しいテンソルを返します。"})
 def test_moves_batch(learner):
-    got = moved(learner, "meta")
+    got, error = moved(learner, "meta")
+    if error is not None:
+        if error.line not in model_move_lines(learner.source):
+            raise Feedback(HARD_CODED, line=error.line)
+        raise NotChecked({"en": "Not checked: to_device stopped on the model's move before the batch's.",
+                          "ja": "未確認: バッチを移す前に、モデルの移動で to_device が停止しました。"})
+    if not got["triple"]:
+        raise not_returned()
     for name in ("inputs", "targets"):
         where = got[name].get("device")
         if where == "meta":
