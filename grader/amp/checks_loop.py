@@ -122,13 +122,13 @@ def mean_loss_returned(ctx: Context) -> Finding:
     if isinstance(trace.returned, torch.Tensor):
         # The prompt asks for a float: a tensor is a different value to whoever logs or compares
         # it, and one built from `loss` (not loss.item()) keeps every batch's graph alive.
-        graph_en = (" that still holds the autograd graph of every batch (it was built from `loss`, "
-                    "not `loss.item()`), so their memory is never freed") if trace.returned_graph else ""
-        graph_ja = ("。`loss.item()` ではなく `loss` から作ったため、全バッチの計算グラフを保持し"
-                    "たままでメモリが解放されません") if trace.returned_graph else ""
+        graph_en = (" It was built from `loss`, not `loss.item()`, so it still holds the autograd graph "
+                    "of every batch and their memory is never freed.") if trace.returned_graph else ""
+        graph_ja = ("`loss.item()` ではなく `loss` から作ったため、全バッチの計算グラフを保持したままで"
+                    "メモリが解放されません。") if trace.returned_graph else ""
         return failed(SLUG_MEAN, {
-            "en": f"train_one_epoch returned a tensor{graph_en}, not the mean loss as a Python float.",
-            "ja": f"train_one_epoch の戻り値が Python の float ではなくテンソルです{graph_ja}。"}, line,
+            "en": f"train_one_epoch returned a tensor, not the mean loss as a Python float.{graph_en}",
+            "ja": f"train_one_epoch の戻り値が Python の float ではなくテンソルです。{graph_ja}"}, line,
             hint={"en": "Add up `loss.item()` (a float) for every batch and return the sum divided by "
                         "the number of batches.",
                   "ja": "各バッチの `loss.item()`（float）を合計し、バッチ数で割った値を返しましょう。"})

@@ -34,7 +34,8 @@ def _install_module_hooks(tracer: Tracer) -> None:
         def before_forward(module: Any, args: Any) -> None:
             enabled, dtype = tracer.autocast_state()
             tracer.log.emit("forward", autocast=enabled, autocast_dtype=dtype,
-                            param_dtypes=tracer.param_dtypes(), training=module.training)
+                            param_dtypes=tracer.param_dtypes(), training=module.training,
+                            unmoved_batch=tracer.cpu_for_cuda and any(tracer.is_batch(a) for a in args))
 
         def after_forward(module: Any, args: Any, output: Any) -> None:
             forwards = [e for e in tracer.events[-50:] if e["kind"] == "forward"]
@@ -51,7 +52,8 @@ def _install_module_hooks(tracer: Tracer) -> None:
             if isinstance(output, torch.Tensor) and output.numel():
                 value = float(output.detach().float().mean())
             tracer.log.emit("loss", autocast=enabled, value=value,
-                            dtype=dtype_name(getattr(output, "dtype", None)))
+                            dtype=dtype_name(getattr(output, "dtype", None)),
+                            unmoved_batch=tracer.cpu_for_cuda and any(tracer.is_batch(a) for a in args[1:]))
 
         tracer._handles.append(tracer.criterion.register_forward_hook(after_loss))
 
@@ -203,16 +205,24 @@ def _install_device_shim(tracer: Tracer) -> None:
     """On a CPU grader, `x.to("cuda")` / `x.cuda()` in a GPU loop must land on the CPU."""
     orig_to = torch.Tensor.to
 
+    def moved(self: torch.Tensor, result: Any) -> Any:
+        # A real move makes a new tensor; on the CPU it would return the batch tensor itself,
+        # and an unmoved batch could no longer be told from a moved one (checks_mode.py).
+        return result.view_as(result) if result is self and tracer.is_batch(self) else result
+
     @functools.wraps(orig_to)
     def tensor_to(self: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
+        # Any explicit device (say, the model's) is a move; a dtype alone is not.
+        to_device = any(isinstance(a, (str, torch.device, torch.Tensor)) for a in args) or "device" in kwargs
         args = tuple(_cpu_device(a) for a in args)
         if "device" in kwargs:
             kwargs["device"] = _cpu_device(kwargs["device"])
-        return orig_to(self, *args, **kwargs)
+        result = orig_to(self, *args, **kwargs)
+        return moved(self, result) if to_device else result
 
     def tensor_cuda(self: torch.Tensor, device: Any = None, non_blocking: bool = False,
                     **kwargs: Any) -> torch.Tensor:
-        return orig_to(self, "cpu", non_blocking=non_blocking)
+        return moved(self, orig_to(self, "cpu", non_blocking=non_blocking))
 
     def module_cuda(self: torch.nn.Module, device: Any = None) -> torch.nn.Module:
         return self

@@ -22,4 +22,5 @@ class TracedLoader(DataLoader):
             if tracer is not None:
                 size = len(batch[0]) if isinstance(batch, (list, tuple)) and batch else None
                 tracer.log.emit("batch", index=index, size=size)
+                tracer.hold_batch(batch)
             yield batch

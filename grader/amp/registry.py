@@ -57,4 +57,4 @@ def all_checks() -> dict[str, AmpCheck]:
 
 def _load() -> None:
     # The check modules register on import; importing them here keeps callers from needing to.
-    from grader.amp import checks_clip, checks_loop, checks_scaler, checks_scope  # noqa: F401
+    from grader.amp import checks_clip, checks_loop, checks_mode, checks_scaler, checks_scope  # noqa: F401

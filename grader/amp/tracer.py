@@ -63,6 +63,9 @@ class Tracer:
         self.depth = collections.Counter[str]()  # re-entrancy: scaler.step, backward, _apply
         self.optimizer_steps = 0
         self.autocast_entries = 0
+        # The loader's tensors of the current batch, by id (held, so an id is never reused while
+        # looked up): one reaching the model or loss as is was never moved to the device.
+        self.batch_tensors: dict[int, torch.Tensor] = {}
 
     # ---- identities -------------------------------------------------------------------------
     def ref(self, obj: Any) -> int:
@@ -72,6 +75,15 @@ class Tracer:
             self._ids[key] = len(self._ids) + 1
             self._keep.append(obj)
         return self._ids[key]
+
+    def hold_batch(self, batch: Any) -> None:
+        """Remember the tensors the loader just yielded (the previous batch's are let go)."""
+        items = batch.values() if isinstance(batch, dict) else batch if isinstance(batch, (list, tuple)) else [batch]
+        self.batch_tensors = {id(t): t for t in items if isinstance(t, torch.Tensor)}
+
+    def is_batch(self, value: Any) -> bool:
+        """`value` is one of the loader's tensors itself, never moved (a move makes a new tensor)."""
+        return isinstance(value, torch.Tensor) and self.batch_tensors.get(id(value)) is value
 
     def provide(self, **objects: Any) -> None:
         """Mark objects that the scenario handed to the learner (scaler=..., optimizer=...)."""
