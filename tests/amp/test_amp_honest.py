@@ -22,8 +22,10 @@ REFERENCE = '''import torch
 
 
 def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    model.train()
     total = 0.0
     for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
         optimizer.zero_grad()
         with torch.autocast(device_type=device.type):
             loss = criterion(model(inputs), targets)
