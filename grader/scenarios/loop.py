@@ -18,6 +18,7 @@ from torch import nn
 from torch.utils.data import DataLoader, RandomSampler, TensorDataset
 
 from grader.scenarios import scenario
+from grader.scenarios.moves import BatchMoves, WatchedLoader
 from grader.scenarios.probe import LoopProbe, float_state
 
 IN_FEATURES, HIDDEN, CLASSES = 8, 16, 3
@@ -94,17 +95,23 @@ def run_train_epoch(train: Callable[..., Any], params: dict[str, Any]) -> dict[s
     """Train one epoch with `train` from a fixed start and report what happened, as data."""
     model = build_classifier(int(params.get("seed", 0)))
     model.eval()  # as after an evaluation pass: the learner's function must switch back
-    loader = DataLoader(make_batches(params), batch_size=int(params.get("batch_size", 8)))
+    moves = BatchMoves()
+    loader = WatchedLoader(make_batches(params), batch_size=int(params.get("batch_size", 8)), moves=moves)
     optimizer = torch.optim.SGD(model.parameters(), lr=float(params.get("lr", 0.1)), momentum=0.9)
     criterion = RecordingLoss()
     probe = LoopProbe(model, optimizer)
+    hook = model.register_forward_pre_hook(lambda module, args: moves.on_forward(args))
     torch.manual_seed(int(params.get("dropout_seed", 5)))  # same dropout masks as the reference
-    returned = train(model, loader, optimizer, criterion, torch.device("cpu"))
-    probe.remove()
+    try:
+        with moves:
+            returned = train(model, loader, optimizer, criterion, torch.device("cpu"))
+    finally:
+        probe.remove()
+        hook.remove()
     if isinstance(returned, torch.Tensor):
         returned = returned.detach().float().cpu()
     return {"returned": returned, "losses": criterion.values, "batches": len(loader),
-            "state": float_state(model), **probe.report()}
+            "state": float_state(model), "unmoved_batches": moves.unmoved, **probe.report()}
 
 
 @scenario("loop.train_epoch")

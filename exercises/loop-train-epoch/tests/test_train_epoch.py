@@ -53,6 +53,29 @@ def test_train_mode(trained, learner):
                        line=learner.line_of(ENTRY))
 
 
+@check("moves-batch", given=True,
+       title={"en": "Moves each batch to `device`", "ja": "各バッチを `device` に移す"},
+       hint={"en": "tensor.to(device) returns the moved tensor: keep it (inputs = inputs.to(device)) and "
+                   "give that to the model.",
+             "ja": "tensor.to(device) は移した後のテンソルを返します。inputs = inputs.to(device) のように"
+                   "受け取り、それをモデルに渡しましょう。"},
+       depends=["runs"])
+def test_moves_batch(trained, learner):
+    # The grader runs on the CPU, where an unmoved batch trains the same; on a GPU it would stop.
+    if not trained["train_flags"]:
+        raise NotChecked({"en": "Not checked: the model was never called.",
+                          "ja": "未確認: モデルが一度も呼ばれていません。"})
+    unmoved = trained["unmoved_batches"]
+    if unmoved:
+        raise Feedback({"en": f"{unmoved} of {len(trained['train_flags'])} forward passes got a batch straight "
+                              "from the loader, never moved to `device`: on a GPU this stops with \"Expected "
+                              "all tensors to be on the same device\".",
+                        "ja": f"{len(trained['train_flags'])} 回の順伝播のうち {unmoved} 回で、ローダーのバッチが "
+                              "`device` に移されないままモデルに渡されました。GPU では \"Expected all tensors "
+                              "to be on the same device\" で停止します。"},
+                       line=line_of_call(learner, "model"))
+
+
 @check("zero-grad-each-iteration",
        title={"en": "Clears the gradients every batch", "ja": "バッチごとに勾配を消す"},
        hint={"en": "backward() adds into .grad: call optimizer.zero_grad() before each backward().",
