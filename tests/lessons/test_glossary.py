@@ -16,8 +16,9 @@ PUNCTUATION_CASES = [pytest.param(*doc, id=doc[0]) for doc in DOCS]
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:
-    if term.isascii():  # an English word: whole word, not a call like step() or a name like step_
-        return re.compile(rf"(?<![\w.]){re.escape(term)}(?![\w(])")
+    if term.isascii():  # an English word: whole word, not a call like step(), a name like step_
+        # or an attribute access like scaler.step in a figure's label
+        return re.compile(rf"(?<![\w.]){re.escape(term)}(?![\w(.])")
     return re.compile(re.escape(term))
 
 
@@ -42,6 +43,8 @@ def punctuation_problems(text: str, markdown: bool) -> list[tuple[int, str]]:
             problems.append((number, "half-width colon next to Japanese: use ："))
         if re.search(r"[，．]", line):
             problems.append((number, "use 、 and 。, not ， or ．"))
+        if re.search(r"(です|ます|ましょう|ください|でした|ません)\s*[：:]", line):
+            problems.append((number, "a sentence ends with ：: end it with 。"))
     if markdown:
         problems += [(number, "list item ends with 、") for number, item in _list_items(text)
                      if item.endswith("、")]
@@ -67,12 +70,19 @@ def test_glossary_table_is_read():
     rows = glossary()
     assert ("ロススケーリング", ["損失スケーリング", "損失のスケーリング", "ロス・スケーリング"]) in rows
     assert len(rows) >= 15
+    preferred = {use for use, _ in rows}
+    assert {"勾配をクリアする", "スケールを戻す", "スキップ", "スケーラー"} <= preferred
 
 
 def test_the_checks_catch_what_they_should():
     sample = "- 損失スケーリングでは step を閾値と比べる、\n**速度**: 速い (とても)\n- 続く行は、\n  ここで終わる。\n"
     terms = {term for _, term, _ in avoided_uses(sample)}
     assert terms == {"損失スケーリング", "step", "閾値"}
+    amp = "毎回勾配を消してから scaler で勾配を割り戻し、inf ならステップを飛ばす。scaler.step は図のラベル。"
+    assert {term for _, term, _ in avoided_uses(amp)} == {"勾配を消", "scaler", "割り戻", "飛ばす"}
+    assert not avoided_uses("勾配をクリアし、スケールを戻し、スキップする。スケーラーを使う。")
+    endings = punctuation_problems("順番が大切です：\n- `mean_loss`：平均\n**速度**：速い。\n", markdown=False)
+    assert [n for n, kind in endings if kind.startswith("a sentence")] == [1]
     assert not avoided_uses(strip_code("`optimizer.step()` と `step` とスケーラー"))
     found = punctuation_problems(sample, markdown=True)
     assert {kind.split(":")[0] for _, kind in found} == {

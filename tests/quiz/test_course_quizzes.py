@@ -92,3 +92,28 @@ def test_mixed_precision_quiz_numbers_match_torch():
     scaler.step(optimizer)  # skipped: the gradient is inf
     scaler.update()
     assert numeric_key("quiz-mixed-precision", "scale-after-skip") == scaler.get_scale()
+
+
+def test_mixed_precision_quiz_memory_and_tf32_keys_match_torch():
+    """After an AMP step with Adam, only the saved activations are 16-bit; TF32 changes no dtype."""
+    question = load_quiz(load_exercise(EXERCISES / "quiz-mixed-precision")).question("what-amp-saves")
+    assert question is not None
+    model = torch.nn.Linear(8, 8)
+    optimizer = torch.optim.Adam(model.parameters())
+    saved = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t.dtype) or t, lambda t: t):
+        with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+            loss = model(torch.randn(4, 8, requires_grad=True)).float().sum()
+    loss.backward()
+    optimizer.step()
+    state = optimizer.state[model.weight]
+    smaller = {"activations": torch.bfloat16 in saved, "weights": model.weight.dtype != torch.float32,
+               "grads": model.weight.grad.dtype != torch.float32,
+               "adam-state": state["exp_avg"].dtype != torch.float32}
+    assert question.key_ids == {name for name, shrinks in smaller.items() if shrinks}
+    before = torch.get_float32_matmul_precision()
+    try:
+        torch.set_float32_matmul_precision("high")
+        assert (torch.ones(2, 2) @ torch.ones(2, 2)).dtype == torch.float32
+    finally:
+        torch.set_float32_matmul_precision(before)
