@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.sandboxes.base import Job
+from grader.sandboxes.base import Job, kill_on_cancel
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 
 MAX_RESULTS_BYTES = 1024 * 1024
@@ -31,6 +31,7 @@ class Outcome:
     document: Any = None
     problem: str = ""
     timed_out: bool = False
+    stopped: bool = False  # the job's cancel event ended it
     exit_code: int | None = None
     log_tail: str = ""
 
@@ -92,11 +93,14 @@ class LocalMember:
             self.process.stdin.close()
         except (BrokenPipeError, OSError) as exc:
             return Outcome(problem=f"the warm harness was gone: {exc}", log_tail=self._tail())
-        try:
-            code = self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self._kill()
-            return Outcome(timed_out=True)
+        with kill_on_cancel(job.cancel, self._signal_kill) as stopped:
+            try:
+                code = self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self._kill()
+                return Outcome(timed_out=True)
+        if stopped.is_set():
+            return Outcome(stopped=True, exit_code=code)
         try:
             if results.is_symlink() or results.stat().st_size > MAX_RESULTS_BYTES:
                 raise ValueError("results file is not a plain file of sane size")
@@ -118,11 +122,17 @@ class LocalMember:
         with _live_lock:
             _live.discard(self)
 
-    def _kill(self) -> None:
+    def _signal_kill(self) -> None:
+        """SIGKILL the whole session (harness and runner); a no-op once the harness is reaped."""
+        if self.process.poll() is not None:
+            return  # its pid may belong to someone else by now
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+    def _kill(self) -> None:
+        self._signal_kill()
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
