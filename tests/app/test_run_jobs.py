@@ -242,9 +242,13 @@ class Browser:
 
 
 @pytest.mark.slow
-def test_endless_runs_never_hold_the_only_web_thread_and_stop_ends_them(make_app, monkeypatch):
+def test_endless_runs_never_hold_the_only_web_thread_and_stop_ends_them(make_app, content, monkeypatch):
     """A server with ONE request thread: if any request waited on learner code, nothing else would answer."""
     monkeypatch.setenv("GRADER_POOL_SIZE", "0")  # fresh sandboxes, no warm pool filling meanwhile
+    # The longest time limit there is, so that on a loaded machine the endless Runs are still
+    # running when they are stopped (the default 30 s can pass while the short Run starts).
+    with (content["exercises"] / "add-numbers" / "exercise.toml").open("a", encoding="utf-8") as toml:
+        toml.write("\n[limits]\ntime_s = 120\n")
     ended: list[dict] = []
 
     def recorded_run_code(*args, **kwargs):  # the real sandbox; we note when each one returns

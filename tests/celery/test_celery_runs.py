@@ -28,6 +28,10 @@ def run_state(learner: Learner, run_id: str) -> dict:
 
 def test_runs_have_their_own_worker_gradings_go_on_and_stop_kills_the_sandbox(stack):
     web, workers = stack
+    # The longest time limit there is: on a loaded machine the endless Run must still be
+    # running when it is stopped.
+    with (web.exercises / "add-numbers" / "exercise.toml").open("a", encoding="utf-8") as toml:
+        toml.write("\n[limits]\ntime_s = 120\n")
     base = web.serve()
     workers.start("grader", queues="cpu")
     workers.start("runner", queues="runs", extra=REAL_RUNS)
