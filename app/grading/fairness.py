@@ -8,7 +8,8 @@ are ONE learner here. Rank of a queued job, smallest first:
 1. how many jobs of its key are running now;
 2. its key's turn time: when the key began waiting for its next turn, that is the later of its
    oldest queued job's creation and its last job's finish (a key never served: the creation);
-3. the job's own creation time (a key's jobs in the order they came).
+3. inside one address, the same two between its sessions (a session's own learner key);
+4. the job's own creation time (a key's jobs in the order they came).
 
 Why this gives the bound in docs/scaling.md: an honest learner H sends one job j at time t and
 waits for its result, against a flood F from one address (any number of sessions). H's turn
@@ -51,39 +52,41 @@ def fair_ids(model: Any, queued: Sequence[Any]) -> list[str]:
     Reads the running counts and last finish times of the keys involved (two grouped queries
     per kind of key), then ends the read transaction: SQLite cannot turn it into a claim's write.
     """
-    accounts = sorted({row.learner for row in queued if not row.anon_address and row.learner})
+    learners = sorted({row.learner for row in queued if row.learner})
     addresses = sorted({row.anon_address for row in queued if row.anon_address})
     finished: dict[str, float] = {}
     running: dict[str, int] = {}
-    for kind, column, values in (("learner", model.learner, accounts),
+    for kind, column, values in (("learner", model.learner, learners),
                                  ("address", model.anon_address, addresses)):
-        # An account's key covers its own rows only; its anonymous past (before logging in)
-        # was another key's.
-        scope = model.anon_address.is_(None) if kind == "learner" else model.anon_address.isnot(None)
         if not values:
             continue
         for value, last in db.session.execute(
             select(column, func.max(model.finished_at))
-            .where(column.in_(values), scope, model.finished_at.isnot(None)).group_by(column)
+            .where(column.in_(values), model.finished_at.isnot(None)).group_by(column)
         ).all():
             finished[f"{kind}:{value}"] = _stamp(last)
         for value, count in db.session.execute(
             select(column, func.count())
-            .where(column.in_(values), scope, model.status == "running").group_by(column)
+            .where(column.in_(values), model.status == "running").group_by(column)
         ).all():
             running[f"{kind}:{value}"] = int(count)
     db.session.commit()
 
     oldest: dict[str, float] = {}
     for row in queued:
-        key = fairness_key(row.learner, row.anon_address)
         created = _stamp(row.created_at)
-        oldest[key] = min(oldest.get(key, created), created)
+        for key in {fairness_key(row.learner, row.anon_address), fairness_key(row.learner, None)}:
+            oldest[key] = min(oldest.get(key, created), created)
 
-    def rank(row: Any) -> tuple[int, float, float]:
-        key = fairness_key(row.learner, row.anon_address)
+    def place(key: str) -> tuple[int, float]:
         # Coming back after a pause does not count the pause as waiting: the later of the two.
-        turn = max(finished.get(key, 0.0), oldest[key])
-        return (running.get(key, 0), turn, _stamp(row.created_at))
+        return running.get(key, 0), max(finished.get(key, 0.0), oldest[key])
+
+    def rank(row: Any) -> tuple[int, float, int, float, float]:
+        # First between keys (an address's anonymous sessions are one); then, inside one
+        # address, the same rule between its sessions, so an anonymous learner's backlog does
+        # not hold up a classmate behind the same address more than one job.
+        return (*place(fairness_key(row.learner, row.anon_address)),
+                *place(fairness_key(row.learner, None)), _stamp(row.created_at))
 
     return [row.id for row in sorted(queued, key=rank)]

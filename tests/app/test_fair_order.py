@@ -98,6 +98,18 @@ def test_a_never_served_learner_counts_from_their_job_not_from_the_beginning_of_
     assert order == [bob_id, ada_next, *newcomers]
 
 
+def test_inside_one_address_anonymous_sessions_take_turns(make_app):
+    """Classmates without accounts behind one NAT: one's backlog delays another by one job at most."""
+    app = make_app(GRADING_QUEUE=lambda app: StoppedQueue(), GRADING_MAX_PENDING_PER_LEARNER=10)
+    busy, quiet = browser(app, FLOODER), browser(app, FLOODER)
+    backlog = [busy.post(URL, json={"code": GOOD}).get_json()["id"] for _ in range(5)]
+    assert grade_next(app) == backlog[0]
+    hers = quiet.post(URL, json={"code": GOOD}).get_json()["id"]
+    assert grade_next(app) == backlog[1]  # the one a free worker was taking as she sent hers
+    assert grade_next(app) == hers
+    assert len(jumped(app, hers)) == 1
+
+
 def sleeping_grader(exercise, code, *, lang="en", sandbox="auto"):
     """The suite's keyword grader, sleeping first when the code asks (`# sleep S`)."""
     found = re.search(r"# sleep ([0-9.]+)", code)
