@@ -298,3 +298,39 @@ def test_a_run_that_prints_without_end_is_bounded(make_app, monkeypatch):
     assert result["status"] == "error" and result["error"]["kind"] == "output-limit", result
     assert len(result["output"]) <= runs.MAX_OUTPUT_CHARS + 8
     assert rows(app, Submission) == []
+
+
+def echo_run(exercise, code, *, lang="en", sandbox="auto", cancel=None):
+    """Stands in for the sandbox where the test is about the queue, not the code."""
+    return {"status": "ok", "output": f"ran {code}\n", "error": None, "duration_s": 0.0}
+
+
+def test_a_restart_ends_runs_left_running_and_runs_the_queued_ones(make_app):
+    before = stopped_app(make_app)
+    ada, bob = signed_in(before, "ada@example.org"), signed_in(before, "bob@example.org")
+    cut_off = ada.post(URL, json={"code": "print('cut off')", "lang": "ja"}).get_json()["id"]
+    waiting = bob.post(URL, json={"code": "print('waiting')"}).get_json()["id"]
+    with before.app_context():
+        assert runs._claim(cut_off) is not None  # its worker was a thread of the stopped server
+    after = make_app(RUN_FUNCTION=echo_run)  # a new server on the same database
+    with after.app_context():
+        ended = db.session.get(Run, cut_off)
+        assert ended.status == "done" and ended.result["error"]["kind"] == "internal"
+        assert "採点システム側" in ended.result["error"]["message"]  # in the Run's language
+    done = wait_until(lambda: (r := rows(after, id=waiting)) and r[0].status == "done" and r[0], 60,
+                      "the queued Run to run after the restart")
+    assert done.result["output"] == "ran print('waiting')\n"
+
+
+def test_a_run_whose_worker_stopped_beating_is_ended_not_run_again(make_app):
+    app = stopped_app(make_app, GRADING_STALE_AFTER_S=0)
+    ada = signed_in(app, "ada@example.org")
+    run_id = ada.post(URL, json={"code": ENDLESS}).get_json()["id"]
+    with app.app_context():
+        assert runs._claim(run_id) is not None
+    time.sleep(0.05)  # its heartbeat is now older than the (zero) stale limit
+    assert runs.end_stale(app) == [run_id]
+    body = run_status(ada, run_id)
+    assert body["status"] == "done" and body["result"]["error"]["kind"] == "internal"
+    assert runs.run_next(app) is None  # never started again
+    assert ada.post(URL, json={"code": "print(1)"}).status_code == 202  # the cap is free
