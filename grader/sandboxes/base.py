@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -9,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.loader import Exercise
+
+log = logging.getLogger(__name__)
 
 # Time the harness needs besides the learner's own limit (interpreter and torch start-up,
 # pytest collection); the backend kills the whole job after limit + this.
@@ -90,7 +93,10 @@ def kill_on_cancel(cancel: threading.Event | None, kill: Callable[[], None]) -> 
             if cancel.wait(CANCEL_POLL_S):
                 if not done.is_set():
                     killed.set()
-                    kill()
+                    try:
+                        kill()
+                    except Exception as exc:  # noqa: BLE001 -- it ended by itself meanwhile (docker: 409)
+                        log.debug("cancelled job's sandbox was already gone: %s", exc)
                 return
 
     thread = threading.Thread(target=watch, name="sandbox-cancel", daemon=True)
