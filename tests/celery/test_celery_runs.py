@@ -85,3 +85,17 @@ def test_a_cookie_dropping_flood_delays_an_honest_learner_by_one_grading_at_most
         # At most the one flood job that a free worker was already taking when this one arrived.
         assert len(jumped) <= 1, (me.created_at, me.started_at, sorted(flood_starts))
     assert any(rows[sid].status != "done" for sid in flood)  # the flood still waits behind them
+
+
+def test_queued_runs_whose_tokens_redis_lost_still_run(stack):
+    web, workers = stack
+    base = web.serve()
+    learners = [Learner(base) for _ in range(2)]
+    queued = [(learner, start_run(learner, f"print('run {n}')")) for n, learner in enumerate(learners)]
+    web.redis.kill()  # no `-Q runs` worker yet: both tokens were waiting in Redis, and are gone
+    web.redis.start()
+    workers.start("runner", queues="runs", extra=REAL_RUNS)  # its sweep publishes them again
+    for n, (learner, run_id) in enumerate(queued):
+        done = wait_until(lambda lr=learner, r=run_id: (s := run_state(lr, r))["status"] == "done" and s,
+                          180, "a Run whose token was lost")
+        assert done["result"]["output"] == f"run {n}\n", done
