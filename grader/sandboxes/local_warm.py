@@ -123,13 +123,19 @@ class LocalMember:
             _live.discard(self)
 
     def _signal_kill(self) -> None:
-        """SIGKILL the whole session (harness and runner); a no-op once the harness is reaped."""
+        """SIGKILL the harness's session and its learner runner's; a no-op once the harness is reaped.
+
+        The runner runs in a session of its own (grader.learner), so killing the harness's group
+        alone would orphan it, and learner code asleep in `time.sleep` never notices its channel
+        closing: its session is found (a child of the harness) and killed first.
+        """
         if self.process.poll() is not None:
             return  # its pid may belong to someone else by now
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        for group in [*_children(self.process.pid), self.process.pid]:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass  # not a group leader, or gone already
 
     def _kill(self) -> None:
         self._signal_kill()
@@ -146,6 +152,23 @@ class LocalMember:
             return self.log.read().decode("utf-8", "replace")
         except (OSError, ValueError):
             return ""
+
+
+def _children(pid: int) -> list[int]:
+    """Pids whose parent is `pid` (Linux /proc; nothing where there is none)."""
+    found = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended while we looked
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses; split after the last ")".
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == str(pid):
+            found.append(int(entry.name))
+    return found
 
 
 _live: set[LocalMember] = set()  # every member of this process not yet discarded

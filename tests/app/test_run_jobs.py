@@ -8,6 +8,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
+from pathlib import Path
 
 import pytest
 from accounts_helpers import GOOD, signed_in
@@ -210,6 +212,24 @@ def test_runs_have_their_own_lane_both_ways(make_app):
         released.set()
 
 
+def learner_processes(marker: str) -> list[int]:
+    """Pids of learner runners (grader.runner) whose submission holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+            if b"grader.runner" not in args:
+                continue
+            submission = Path(args[args.index(b"grader.runner") + 1].decode())
+            if marker in submission.read_text(encoding="utf-8"):
+                found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue  # ended while we looked, or not ours to read
+    return found
+
+
 class Browser:
     """One browser over real HTTP: its own cookie jar."""
 
@@ -261,8 +281,9 @@ def test_endless_runs_never_hold_the_only_web_thread_and_stop_ends_them(make_app
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     try:
+        marker = f"# endless {uuid.uuid4().hex}\n"
         sleepers = [Browser(base) for _ in range(2)]
-        endless = [(browser, browser.run(ENDLESS)) for browser in sleepers]
+        endless = [(browser, browser.run(marker + ENDLESS)) for browser in sleepers]
         for browser, run_id in endless:
             wait_until(lambda b=browser, r=run_id: b.state(r)["status"] == "running", 120,
                        "the endless Runs to start")
@@ -281,6 +302,9 @@ def test_endless_runs_never_hold_the_only_web_thread_and_stop_ends_them(make_app
         wait_until(lambda: len(ended) == 3, 120, "the stopped sandboxes to end")
         kinds = sorted((doc["error"] or {}).get("kind", "ok") for doc in ended)
         assert kinds == ["ok", "stopped", "stopped"], ended
+        # ... and with them the learner code: no runner is left asleep (it runs in a session
+        # of its own, which killing the harness alone would orphan).
+        wait_until(lambda: not learner_processes(marker), 30, "the stopped learner code to end")
         assert {run.status for run in rows(app)} == {"done"}
     finally:
         server.shutdown()
