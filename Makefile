@@ -49,7 +49,8 @@ validate: venv ## instructor check: every solution passes, every starter fails
 	$(PY) -m grader validate exercises
 
 # A grading worker for Celery (CELERY_BROKER_URL must be set for `make run` too, else the web
-# process grades by itself). QUEUES=gpu on GPU hosts; CONCURRENCY parallel sandboxes.
+# process grades by itself). QUEUES=gpu on GPU hosts, QUEUES=runs for the Run button's lane;
+# CONCURRENCY parallel sandboxes.
 QUEUES ?= cpu
 CONCURRENCY ?= 1
 worker: setup ## a Celery grading worker: CELERY_BROKER_URL=redis://localhost:6379/0 make worker

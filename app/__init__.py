@@ -68,4 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         from app.grading.worker import recover_unfinished
 
         recover_unfinished(app)
+        recover_runs = getattr(app.extensions["grading_queue"], "recover_runs", None)
+        if recover_runs is not None:  # in-process only: Celery's workers sweep their own
+            recover_runs()
     return app

@@ -86,6 +86,16 @@ def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "GRADING_SWEEP_S": float(env.get("GRADING_SWEEP_S") or 15),
         # Longer than the longest grading (120 s limit + 300 s GPU wait + container start).
         "GRADING_VISIBILITY_TIMEOUT_S": int(env.get("GRADING_VISIBILITY_TIMEOUT_S") or 3600),
+        # Runs (the Run button) are jobs in a lane of their own (app.grading.runs): threads in the
+        # web process without Celery, a `-Q runs` worker with it.
+        "RUN_WORKERS": int(env.get("RUN_WORKERS") or 2),
+        # Queued + running Runs: per learner, per address for all anonymous sessions, in all.
+        "RUN_MAX_PENDING_PER_LEARNER": int(env.get("RUN_MAX_PENDING_PER_LEARNER") or 1),
+        "RUN_MAX_PENDING_PER_ANON_ADDRESS": int(env.get("RUN_MAX_PENDING_PER_ANON_ADDRESS") or 4),
+        "RUN_MAX_PENDING": int(env.get("RUN_MAX_PENDING") or 60),
+        # How often a running Run looks for its Stop (seconds), and how long ended Runs are kept.
+        "RUN_WATCH_S": float(env.get("RUN_WATCH_S") or 0.5),
+        "RUN_KEEP_S": float(env.get("RUN_KEEP_S") or 3600),
     }
 
 

@@ -1,4 +1,4 @@
-"""Database models: a learner's submission and its grading result."""
+"""Database models: a learner's submission and its grading result, and a Run of their code."""
 
 from __future__ import annotations
 
@@ -82,3 +82,47 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
         if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
             started = started.replace(tzinfo=UTC)
         return round(max(0.0, (utcnow() - started).total_seconds()), 1)
+
+
+class Run(db.Model):  # type: ignore[name-defined,misc]
+    """Code a learner ran without grading (the Run button): a short-lived job, not a submission.
+
+    Kept only until the learner's next Run (or RUN_KEEP_S): nothing of it is graded or shown
+    in the history. Columns mirror Submission's so admission and the fair order treat both alike.
+    """
+
+    __tablename__ = "runs"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
+    exercise_id: Mapped[str] = mapped_column(String(64))
+    learner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    code: Mapped[str] = mapped_column(Text)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
+    # The run document (grader.sandboxes.base.validate_run_document), once done.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+
+    def to_api(self) -> dict[str, Any]:
+        """The public view of a Run, as the JSON API sends it."""
+        result = self.result if self.status == "done" else None
+        return {
+            "id": self.id,
+            "exercise": self.exercise_id,
+            "status": self.status,
+            "result": result,
+            "elapsed_s": _elapsed(self.started_at) if self.status == "running" else None,
+        }
+
+
+def _elapsed(started: datetime | None) -> float | None:
+    if started is None:
+        return None
+    if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
+        started = started.replace(tzinfo=UTC)
+    return round(max(0.0, (utcnow() - started).total_seconds()), 1)

@@ -105,10 +105,13 @@ def init_app(app: Flask) -> None:
         config["SUBMISSION_ADDRESS_RATE_LIMIT"],
         key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused))
     # Running code costs a sandbox like grading does: the same limits, counted apart.
+    # A Run refused by its queue cap (429) was never accepted: it does not count either.
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
-                                        key_func=lambda: "run:" + submission_key()))
+                                        key_func=lambda: "run:" + submission_key(),
+                                        deduct_when=_not_refused))
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_ADDRESS_RATE_LIMIT"],
-                                        key_func=lambda: "run-address:" + get_remote_address()))
+                                        key_func=lambda: "run-address:" + get_remote_address(),
+                                        deduct_when=_not_refused))
 
     # Login: failures per address and account (short), every attempt per address (longer).
     _wrap(app, "accounts.login", limiter.limit(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from grader.loader import Exercise
 from grader.messages import run_error
 from grader.results import error_result
 from grader.sandboxes import Job, get_sandbox
-from grader.sandboxes.base import internal_run
+from grader.sandboxes.base import internal_run, validate_run_document
 
 
 def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
@@ -23,18 +24,35 @@ def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
                             run_error("internal", lang, detail=detail)).to_dict()
 
 
-def run_code(exercise: Exercise, code: str, *, lang: str = "en",
-             sandbox: str | None = None) -> dict[str, Any]:
+def run_code(exercise: Exercise, code: str, *, lang: str = "en", sandbox: str | None = None,
+             cancel: threading.Event | None = None) -> dict[str, Any]:
     """Run `code`'s top level in the exercise's sandbox and limits, without tests or a grade.
 
     Returns {status: "ok"|"error", output (capped like grading's), error: {kind, message,
-    line, traceback} or None, duration_s}; kinds are the whole-run error kinds of grading.
+    line, traceback} or None, duration_s}; kinds are the whole-run error kinds of grading
+    ("stopped" when `cancel` was set: the sandbox is killed within a fraction of a second).
     """
     try:
         backend = get_sandbox(sandbox)
-        return backend.execute(Job(exercise=exercise, code=code, lang=lang))
+        return backend.execute(Job(exercise=exercise, code=code, lang=lang, cancel=cancel))
     except Exception as exc:  # noqa: BLE001 -- same promise as grade_code
         return internal_run(run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))
+
+
+def run_stopped(lang: str, seconds: float) -> dict[str, Any]:
+    """The run document of a Run the learner stopped after `seconds`."""
+    return internal_run(run_error("stopped", lang, seconds=f"{seconds:.1f}"), kind="stopped",
+                        duration_s=round(seconds, 3))
+
+
+def run_failed(lang: str, detail: str = "") -> dict[str, Any]:
+    """The run document of a Run that failed on the platform's side (not the learner's fault)."""
+    return internal_run(run_error("internal", lang, detail=detail))
+
+
+def checked_run_document(doc: Any) -> dict[str, Any]:
+    """A run document as run_code returns it, checked; ValueError when it is not one."""
+    return validate_run_document(doc)
 
 
 def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
@@ -70,7 +88,8 @@ from grader.quiz import (  # noqa: E402
 __all__ = [
     "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "Kind", "QuizAnswerError",
     "check_exercise", "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises",
-    "load_quiz", "public_questions", "run_code", "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
+    "load_quiz", "public_questions", "checked_run_document", "run_code", "run_failed", "run_stopped",
+    "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
 ]
 
 

@@ -33,6 +33,10 @@ RUN_ERRORS: dict[str, dict[str, str]] = {
         "ja": "コードの出力が {limit} KB を大きく超えたため停止しました。"
               "ループ内の print を取り除いてください。",
     },
+    "stopped": {
+        "en": "You stopped your code after {seconds} seconds.",
+        "ja": "{seconds} 秒後にコードを停止しました。",
+    },
     "internal": {
         "en": "The grader itself failed; this is not your fault and does not count against you. "
               "Please submit again later. ({detail})",

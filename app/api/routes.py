@@ -1,11 +1,11 @@
-"""JSON endpoints: POST a submission (202, graded off the request thread), GET it (owner only), run code."""
+"""JSON endpoints: POST a submission or a Run (202, both off the request thread), GET it (owner only), stop a Run."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from flask import Flask, current_app, jsonify, url_for
+from flask import current_app, jsonify, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -15,10 +15,10 @@ from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error
 from app.extensions import db
-from app.grading import admission
+from app.grading import admission, runs
 from app.grading.queue import get_queue
 from app.i18n import current_lang
-from app.models import Submission
+from app.models import Run, Submission
 
 log = logging.getLogger(__name__)
 
@@ -71,19 +71,14 @@ def submission(submission_id: str) -> tuple[Response, int] | Response:
     return response
 
 
-def _run_function(app: Flask) -> Any:
-    injected = app.config.get("RUN_FUNCTION")  # tests may inject one; the real one by default
-    if injected is not None:
-        return injected
-    from grader.api import run_code  # imported late: the grader loads torch on demand
-
-    return run_code
-
-
 @bp.post("/exercises/<exercise_id>/run")
 def run(exercise_id: str) -> tuple[Response, int] | Response:
-    """Runs synchronously in the exercise's sandbox and limits (a warm one answers in well under
-    a second); nothing is stored. Rate-limited like submissions (app/ratelimits.py)."""
+    """Store a Run and hand it to the Run lane (202); the page polls /api/runs/<id>.
+
+    The web thread never runs learner code: like a submission, a Run goes through admission
+    (per learner, per anonymous address, in all) and a worker runs it in the sandbox.
+    Rate-limited like submissions (app/ratelimits.py).
+    """
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
         return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
@@ -94,13 +89,53 @@ def run(exercise_id: str) -> tuple[Response, int] | Response:
         code = read_code(body)
     except BadBody as bad:
         return json_error(bad.status, bad.error, bad.message)
-    lang = _read_lang(body)
+    learner = learner_key()
+    runs.forget(current_app, learner)  # only the latest Run's output is ever shown
+    job = Run(exercise_id=exercise.id, learner=learner, code=code, lang=_read_lang(body), status="queued")
+    refused = admission.admit_run(job)
+    if refused is not None:
+        return refused
     try:
-        result = _run_function(current_app)(exercise, code, lang=lang,
-                                            sandbox=current_app.config["GRADER_SANDBOX"])
-    except Exception:  # run_code promises not to raise; if it does, it is ours
-        log.exception("run_code raised for %s", exercise.id)
+        get_queue(current_app).enqueue_run(job.id)
+    except Exception:
+        log.exception("could not enqueue run %s", job.id)
+        db.session.delete(job)
+        db.session.commit()
         return json_error(503, "run_unavailable", _("Running code is unavailable right now. Please try again."))
-    response = jsonify({key: result.get(key) for key in ("status", "output", "error", "duration_s")})
+    response = jsonify(job.to_api())
+    response.headers["Location"] = url_for("api.run_status", run_id=job.id)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 202
+
+
+def _own_run(run_id: str) -> Run | None:
+    found = db.session.get(Run, run_id)
+    # Another learner's Run answers exactly like an unknown one; Runs are private, even to instructors.
+    return found if found is not None and found.learner == learner_key() else None
+
+
+@bp.get("/runs/<run_id>")
+def run_status(run_id: str) -> tuple[Response, int] | Response:
+    found = _own_run(run_id)
+    if found is None:
+        return json_error(404, "unknown_run", _("There is no run with this id."))
+    response = jsonify(found.to_api())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/runs/<run_id>/stop")
+def stop_run(run_id: str) -> tuple[Response, int] | Response:
+    """End a queued or running Run (the Stop button); a Run that already ended is left as it is."""
+    try:
+        read_body()  # JSON only, like every state-changing API call (app.crossorigin)
+    except BadBody as bad:
+        return json_error(bad.status, bad.error, bad.message)
+    found = _own_run(run_id)
+    if found is None:
+        return json_error(404, "unknown_run", _("There is no run with this id."))
+    runs.stop(found)
+    db.session.refresh(found)
+    response = jsonify(found.to_api())
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -1,9 +1,11 @@
-"""Admission control: a cap on queued+running jobs per learner, and per address for anonymous ones."""
+"""Admission control: a cap on queued+running jobs (gradings, Runs) per learner, and per address for anonymous ones."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
+from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
@@ -14,26 +16,47 @@ from werkzeug.wrappers import Response
 
 from app.errors import json_error
 from app.extensions import db
-from app.models import Submission
+from app.models import Run, Submission
 
 PENDING = ("queued", "running")
+
+
+def client_network() -> str:
+    """The client's address; for IPv6 its /64, which one host (or household) usually holds whole."""
+    address = get_remote_address()
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def address_key() -> str:
     """A keyed hash of the client address: enough to count, without storing the address."""
     secret = str(current_app.config["SECRET_KEY"]).encode("utf-8")
-    return hmac.new(secret, get_remote_address().encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(secret, client_network().encode("utf-8"), hashlib.sha256).hexdigest()[:32]
 
 
-def _pending(*condition: object) -> int:
-    query = select(func.count()).select_from(Submission).where(Submission.status.in_(PENDING), *condition)
+def _pending(model: Any, *condition: object) -> int:
+    query = select(func.count()).select_from(model).where(model.status.in_(PENDING), *condition)
     return int(db.session.scalar(query) or 0)
 
 
-def _refuse(submission: Submission, error: str, message: str) -> tuple[Response, int]:
-    db.session.delete(submission)
+def _refuse(job: Any, error: str, message: str) -> tuple[Response, int]:
+    db.session.delete(job)
     db.session.commit()
     return json_error(429, error, message)
+
+
+def _store(job: Any) -> bool:
+    """Store the job with its anonymous address (if any); True when its learner is anonymous."""
+    anonymous = not current_user.is_authenticated
+    job.anon_address = address_key() if anonymous else None
+    db.session.add(job)
+    db.session.commit()
+    return anonymous
 
 
 def admit(submission: Submission) -> tuple[Response, int] | None:
@@ -43,18 +66,40 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
     the cap; a refused submission is deleted again and nothing of it remains. Returns the 429.
     """
     config = current_app.config
-    anonymous = not current_user.is_authenticated
-    submission.anon_address = address_key() if anonymous else None
-    db.session.add(submission)
-    db.session.commit()
+    anonymous = _store(submission)
     cap = int(config["GRADING_MAX_PENDING_PER_LEARNER"])
-    if _pending(Submission.learner == submission.learner) > cap:
+    if _pending(Submission, Submission.learner == submission.learner) > cap:
         message = _("You already have %(count)d submissions waiting to be graded (the most at once). "
                     "Wait for one of their results, then submit again.", count=cap)
         return _refuse(submission, "too_many_pending", message)
     address_cap = int(config["GRADING_MAX_PENDING_PER_ANON_ADDRESS"])
-    if anonymous and _pending(Submission.anon_address == submission.anon_address) > address_cap:
+    if anonymous and _pending(Submission, Submission.anon_address == submission.anon_address) > address_cap:
         message = _("Many learners without an account are waiting for grading from your network "
                     "right now. Log in to submit, or wait a minute and submit again.")
         return _refuse(submission, "too_many_pending_address", message)
+    return None
+
+
+def admit_run(run: Run) -> tuple[Response, int] | None:
+    """Store the Run if its learner, its anonymous address and the Run lane are under their caps.
+
+    Counted apart from gradings: a learner waiting for grading can still Run, and Runs never
+    use up a grading cap. Same store-then-count rule as admit().
+    """
+    config = current_app.config
+    anonymous = _store(run)
+    cap = int(config["RUN_MAX_PENDING_PER_LEARNER"])
+    if _pending(Run, Run.learner == run.learner) > cap:
+        message = _("Your code is already running (%(count)d Run at a time). Stop it or wait for "
+                    "its output, then run again.", count=cap)
+        return _refuse(run, "too_many_runs_pending", message)
+    address_cap = int(config["RUN_MAX_PENDING_PER_ANON_ADDRESS"])
+    if anonymous and _pending(Run, Run.anon_address == run.anon_address) > address_cap:
+        message = _("Many learners without an account are running code from your network right "
+                    "now. Log in to run your code, or wait a minute and run it again.")
+        return _refuse(run, "too_many_runs_pending_address", message)
+    if _pending(Run) > int(config["RUN_MAX_PENDING"]):
+        message = _("Many learners are running code right now. Wait a minute, then run it again; "
+                    "submitting for grading still works.")
+        return _refuse(run, "runs_busy", message)
     return None

@@ -1,4 +1,4 @@
-"""The grading worker's Celery app: `celery -A app.grading.celery_app worker -Q cpu` (GPU hosts: -Q gpu)."""
+"""The grading worker's Celery app: `celery -A app.grading.celery_app worker -Q cpu` (GPU: -Q gpu; Runs: -Q runs)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from celery.signals import worker_process_init, worker_ready
 
 from app import config
-from app.grading.celery_queue import TASK, make_celery
+from app.grading.celery_queue import RUN_TASK, TASK, make_celery
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -51,6 +51,14 @@ def grade(submission_id: str = "", kind: str = "cpu") -> str | None:
     from app.grading.worker import grade_next
 
     return grade_next(flask_app(), kind)
+
+
+@celery.task(name=RUN_TASK, acks_late=True, reject_on_worker_lost=True)
+def run(run_id: str = "") -> str | None:
+    """A token for one Run (the Run button): run the fairest queued one (`-Q runs` workers)."""
+    from app.grading.runs import run_next
+
+    return run_next(flask_app())
 
 
 @worker_ready.connect

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TASK = "grading.grade"
+# Runs (the Run button) have a task and a queue of their own: a `-Q runs` worker takes them,
+# so a Run never takes a grading worker's slot nor waits behind gradings (app.grading.runs).
+RUN_TASK = "grading.run"
+RUN_QUEUE = "runs"
 # A publish that cannot reach Redis fails within about a second: the request answers 503
 # and the submission is not kept, rather than hanging the learner's request.
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}
@@ -79,6 +83,13 @@ class CeleryQueue:
         exercise = self.app.extensions["exercise_catalog"].get(sub.exercise_id) if sub else None
         self.publish(queue_kind(self.app, exercise), submission_id)
 
+    def publish_run(self, run_id: str = "") -> None:
+        self.celery.send_task(RUN_TASK, args=[run_id], queue=RUN_QUEUE, retry=True,
+                              retry_policy=PUBLISH_RETRY)
+
+    def enqueue_run(self, run_id: str) -> None:
+        self.publish_run(run_id)
+
     def recover(self) -> list[str]:
         """The workers reclaim and re-enqueue (app.grading.maintenance); a web start does not."""
         return []
@@ -93,4 +104,4 @@ class CeleryQueue:
         self.celery.close()
 
 
-__all__ = ["QUEUES", "TASK", "CeleryQueue", "make_celery"]
+__all__ = ["QUEUES", "RUN_QUEUE", "RUN_TASK", "TASK", "CeleryQueue", "make_celery"]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from app.extensions import db
+from app.grading import runs
 from app.grading.routing import QUEUES, queue_kind
 from app.grading.worker import reclaim_stale
 from app.models import Submission
@@ -47,6 +48,7 @@ def sweep(app: Flask, queue: CeleryQueue) -> int:
         for _ in range(max(0, missing)):
             queue.publish(kind)
             published += 1
+    published += runs.sweep(app, queue)
     if published:
         log.warning("re-published %d grading token(s) for queued jobs", published)
     return published

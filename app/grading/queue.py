@@ -22,37 +22,77 @@ class GradingQueue(Protocol):
 
     def enqueue(self, submission_id: str) -> None: ...
 
+    def enqueue_run(self, run_id: str) -> None:
+        """A token for one Run (app.grading.runs), in the Run lane: apart from grading's slots."""
+        ...
+
 
 class InProcessQueue:
-    """A pool of worker threads inside the web process (GRADER_WORKERS threads).
+    """Pools of worker threads inside the web process: GRADER_WORKERS for grading, RUN_WORKERS for Runs.
 
-    Each enqueue is a token for one grading: a free thread grades the fairest queued job.
+    Each enqueue is a token for one grading: a free thread grades the fairest queued job. Runs
+    have their own lane, so a Run never waits behind a grading nor takes its thread, and the
+    other way round; web threads only store and enqueue.
     """
 
     grades_in_this_process = True  # at start-up, a job marked running here has no live worker
 
-    def __init__(self, app: Flask, workers: int = 1):
+    def __init__(self, app: Flask, workers: int = 1, run_workers: int = 1):
         self.app = app
         self.workers = max(1, workers)
+        self.run_workers = max(1, run_workers)
         self._pid = os.getpid()
         # Threads start lazily on the first job, so CLI commands never spawn any.
-        self._pool = self._new_pool()
+        self._pool, self._runs = self._new_pools()
 
-    def _new_pool(self) -> ThreadPoolExecutor:
-        return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="grader")
+    def _new_pools(self) -> tuple[ThreadPoolExecutor, ThreadPoolExecutor]:
+        return (ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="grader"),
+                ThreadPoolExecutor(max_workers=self.run_workers, thread_name_prefix="runner"))
+
+    def _forked(self) -> None:
+        if self._pid != os.getpid():
+            # Forked (gunicorn --preload): the parent's threads do not exist in this process,
+            # and a pool that counts them as busy would never run a job.
+            self._pid = os.getpid()
+            self._pool, self._runs = self._new_pools()
 
     def enqueue(self, submission_id: str) -> None:
         from app.grading.worker import grade_next
 
-        if self._pid != os.getpid():
-            # Forked (gunicorn --preload): the parent's threads do not exist in this process,
-            # and a pool that counts them as busy would never run a job.
-            self._pid, self._pool = os.getpid(), self._new_pool()
+        self._forked()
         future = self._pool.submit(grade_next, self.app, None)
         future.add_done_callback(_log_crash)
 
+    def enqueue_run(self, run_id: str) -> None:
+        from app.grading.runs import run_next
+
+        self._forked()
+        future = self._runs.submit(run_next, self.app)
+        future.add_done_callback(_log_crash)
+
+    def recover_runs(self) -> list[str]:
+        """At start: Runs left running have no thread here any more; queued ones get theirs."""
+        from app.grading.runs import recover
+
+        return recover(self.app, self.enqueue_run)
+
     def shutdown(self, wait: bool = True) -> None:
+        self._stop_runs()  # a shutdown never waits for an endless Run: its output has no reader
         self._pool.shutdown(wait=wait, cancel_futures=not wait)
+        self._runs.shutdown(wait=wait, cancel_futures=not wait)
+
+    def _stop_runs(self) -> None:
+        """Stop every Run still going, so a shutdown never waits for an endless one."""
+        from app.extensions import db
+        from app.grading import runs
+        from app.models import Run
+
+        try:
+            with self.app.app_context():
+                for run in db.session.query(Run).filter(Run.status.in_(("queued", "running"))).all():
+                    runs.stop(run)
+        except Exception:  # no runs table yet (before `flask db upgrade`), or the database is gone
+            log.debug("could not stop the runs at shutdown", exc_info=True)
 
 
 def _log_crash(future: Future[None]) -> None:
@@ -71,7 +111,8 @@ def init_app(app: Flask) -> None:
         from app.grading.celery_queue import CeleryQueue
 
         factory = CeleryQueue
-    queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"])
+    queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"],
+                                                        app.config["RUN_WORKERS"])
     app.extensions["grading_queue"] = queue
 
     @app.context_processor

@@ -10,9 +10,10 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, inspect, select, update
+from sqlalchemy import inspect, select, update
 
 from app.extensions import db
+from app.grading.fairness import fair_ids
 from app.grading.routing import queue_kind
 from app.models import Submission, utcnow
 from grader.api import error_result
@@ -145,13 +146,15 @@ def grade_submission(app: Flask, submission_id: str) -> None:
 
 
 def fair_order(app: Flask, kind: str | None) -> list[str]:
-    """Queued submission ids, fairest first: least recently served learner, then oldest.
+    """Queued submission ids, fairest first (app.grading.fairness): one turn per learner a round.
 
-    A learner whose job just started goes behind every learner still waiting, so one learner's
-    backlog delays another learner's next job by one grading at most.
+    All anonymous sessions of one address are one learner there, and a learner who was just
+    served goes behind everyone already waiting, so a flood from fresh sessions delays another
+    learner's next job by at most the one grading already running.
     """
     queued = db.session.execute(
-        select(Submission.id, Submission.exercise_id, Submission.learner, Submission.created_at)
+        select(Submission.id, Submission.exercise_id, Submission.learner, Submission.anon_address,
+               Submission.created_at)
         .where(Submission.status == "queued")
     ).all()
     if kind is not None:
@@ -160,27 +163,7 @@ def fair_order(app: Flask, kind: str | None) -> list[str]:
     if not queued:
         db.session.commit()
         return []
-    learners = {row.learner for row in queued}
-    last_start = dict(db.session.execute(
-        select(Submission.learner, func.max(Submission.started_at))
-        .where(Submission.learner.in_([key for key in learners if key is not None]))
-        .group_by(Submission.learner)
-    ).all())
-    running = dict(db.session.execute(
-        select(Submission.learner, func.count())
-        .where(Submission.status == "running", Submission.learner.in_(
-            [key for key in learners if key is not None]))
-        .group_by(Submission.learner)
-    ).all())
-
-    db.session.commit()  # end the read: SQLite cannot turn it into the claim's write under load
-
-    def rank(row: Any) -> tuple[int, float, float]:
-        started = last_start.get(row.learner)
-        return (running.get(row.learner, 0), started.timestamp() if started else 0.0,
-                row.created_at.timestamp())
-
-    return [row.id for row in sorted(queued, key=rank)]
+    return fair_ids(Submission, queued)
 
 
 def grade_next(app: Flask, kind: str | None = None) -> str | None:

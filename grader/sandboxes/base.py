@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.loader import Exercise
+
+log = logging.getLogger(__name__)
 
 # Time the harness needs besides the learner's own limit (interpreter and torch start-up,
 # pytest collection); the backend kills the whole job after limit + this.
@@ -19,6 +25,8 @@ class Job:
     exercise: Exercise
     code: str
     lang: str = "en"
+    # Set by the caller to end the job early (a learner's Stop): the backend kills the sandbox.
+    cancel: threading.Event | None = None
 
 
 class Sandbox(Protocol):
@@ -38,7 +46,8 @@ class Sandbox(Protocol):
 
 # -- run without grading -------------------------------------------------------------------
 RUN_STATUSES = ("ok", "error")
-RUN_ERROR_KINDS = ("syntax", "runtime", "timeout", "memory", "output-limit", "internal")
+RUN_ERROR_KINDS = ("syntax", "runtime", "timeout", "memory", "output-limit", "stopped", "internal")
+CANCEL_POLL_S = 0.2  # how soon a cancelled job's sandbox is killed
 
 
 def validate_run_document(doc: Any) -> dict[str, Any]:
@@ -68,3 +77,32 @@ def internal_run(message: str, *, kind: str = "internal", duration_s: float = 0.
     """A run document for a run that produced none of its own (timeout, platform fault)."""
     return {"status": "error", "output": "", "duration_s": duration_s,
             "error": {"kind": kind, "message": message, "line": None, "traceback": ""}}
+
+
+@contextmanager
+def kill_on_cancel(cancel: threading.Event | None, kill: Callable[[], None]) -> Iterator[threading.Event]:
+    """While the block runs, call `kill` once if `cancel` is set; yields an event telling whether it did."""
+    killed = threading.Event()
+    if cancel is None:
+        yield killed
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if cancel.wait(CANCEL_POLL_S):
+                if not done.is_set():
+                    killed.set()
+                    try:
+                        kill()
+                    except Exception as exc:  # noqa: BLE001 -- it ended by itself meanwhile (docker: 409)
+                        log.debug("cancelled job's sandbox was already gone: %s", exc)
+                return
+
+    thread = threading.Thread(target=watch, name="sandbox-cancel", daemon=True)
+    thread.start()
+    try:
+        yield killed
+    finally:
+        done.set()
+        thread.join(timeout=CANCEL_POLL_S + 5)

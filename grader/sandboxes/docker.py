@@ -11,7 +11,7 @@ from typing import Any
 
 from grader.messages import run_error
 from grader.results import error_result
-from grader.sandboxes.base import Job, internal_run, validate_run_document
+from grader.sandboxes.base import Job, internal_run, kill_on_cancel, validate_run_document
 from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
 from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
 from grader.sandboxes.docker_image import image_name, image_state
@@ -44,6 +44,8 @@ class _Engine:
         # Each job holds a connection while it waits; the janitor and inspects need more.
         self.client = docker.from_env(timeout=30, max_pool_size=jobs + 4)
         self.slots = threading.BoundedSemaphore(jobs)
+        # Runs (no grading) count apart: they never take a grading's slot, nor wait for one.
+        self.run_slots = threading.BoundedSemaphore(max_runs())
         self.gpus = GpuScheduler(host_gpu_ids(self.client.info()))
         self.last_sweep = 0.0
         self.sweep_lock = threading.Lock()
@@ -70,6 +72,14 @@ def max_jobs() -> int:
         return max(1, int(os.environ.get("GRADER_MAX_JOBS", "")))
     except ValueError:
         return max(1, os.cpu_count() or 1)
+
+
+def max_runs() -> int:
+    """Concurrent Runs (no grading) per process (GRADER_MAX_RUNS), default 2."""
+    try:
+        return max(1, int(os.environ.get("GRADER_MAX_RUNS", "")))
+    except ValueError:
+        return 2
 
 
 def engine() -> _Engine:
@@ -136,7 +146,7 @@ class DockerSandbox:
             state = engine()
         except Exception as exc:  # noqa: BLE001 -- no engine: the platform's fault
             return internal_run(run_error("internal", job.lang, detail=f"docker: {exc}"))
-        with state.slots:
+        with state.run_slots:
             member = docker_pool(state.client, job.exercise.config.limits).take()
             return self._run_container(state.client, job, None, started, member=member, mode="run")
 
@@ -203,16 +213,21 @@ class DockerSandbox:
                 container.start()
             waiting_since = time.monotonic()
             timed_out = False
-            try:
-                container.wait(timeout=wall)
-            except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError):
-                # Over a unix socket a read timeout may surface as a ConnectionError; one
-                # that comes early is the engine's trouble, not the learner's slowness.
-                if time.monotonic() - waiting_since < wall - 1:
-                    raise
-                timed_out = True  # our own flag: exit 137 alone could be the OOM killer too
-                container.kill()
-                container.wait(timeout=30)
+            with kill_on_cancel(job.cancel, container.kill) as stopped:
+                try:
+                    container.wait(timeout=wall)
+                except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError):
+                    # Over a unix socket a read timeout may surface as a ConnectionError; one
+                    # that comes early is the engine's trouble, not the learner's slowness.
+                    if time.monotonic() - waiting_since < wall - 1:
+                        raise
+                    timed_out = True  # our own flag: exit 137 alone could be the OOM killer too
+                    container.kill()
+                    container.wait(timeout=30)
+            if stopped.is_set():
+                elapsed = round(time.monotonic() - started, 3)
+                return internal_run(run_error("stopped", job.lang, seconds=f"{elapsed:.1f}"),
+                                    kind="stopped", duration_s=elapsed)
             container.reload()
             if mode == "run":
                 return self._run_outcome(job, container, timed_out, started)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +46,17 @@ class LocalSandbox:
 
     def _run_warm(self, member: LocalMember, job: Job, mode: str) -> dict[str, Any]:
         limits = job.exercise.config.limits
+        started = time.monotonic()
         try:
             outcome = member.run(job, mode, timeout=limits.time_s + HARNESS_SLACK_S)
         finally:
             local_pool().release(member)  # one job per sandbox, whatever happened
+        if outcome.stopped:
+            elapsed = round(time.monotonic() - started, 3)
+            message = run_error("stopped", job.lang, seconds=f"{elapsed:.1f}")
+            if mode == "run":
+                return internal_run(message, kind="stopped", duration_s=elapsed)
+            return error_result(job.exercise.id, "internal", message).to_dict()
         if outcome.timed_out:
             message = run_error("timeout", job.lang, limit=f"{limits.time_s:g}")
             if mode == "run":

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.sandboxes.base import Job
+from grader.sandboxes.base import Job, kill_on_cancel
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 
 MAX_RESULTS_BYTES = 1024 * 1024
@@ -31,6 +31,7 @@ class Outcome:
     document: Any = None
     problem: str = ""
     timed_out: bool = False
+    stopped: bool = False  # the job's cancel event ended it
     exit_code: int | None = None
     log_tail: str = ""
 
@@ -92,11 +93,14 @@ class LocalMember:
             self.process.stdin.close()
         except (BrokenPipeError, OSError) as exc:
             return Outcome(problem=f"the warm harness was gone: {exc}", log_tail=self._tail())
-        try:
-            code = self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self._kill()
-            return Outcome(timed_out=True)
+        with kill_on_cancel(job.cancel, self._signal_kill) as stopped:
+            try:
+                code = self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self._kill()
+                return Outcome(timed_out=True)
+        if stopped.is_set():
+            return Outcome(stopped=True, exit_code=code)
         try:
             if results.is_symlink() or results.stat().st_size > MAX_RESULTS_BYTES:
                 raise ValueError("results file is not a plain file of sane size")
@@ -118,11 +122,23 @@ class LocalMember:
         with _live_lock:
             _live.discard(self)
 
+    def _signal_kill(self) -> None:
+        """SIGKILL the harness's session and its learner runner's; a no-op once the harness is reaped.
+
+        The runner runs in a session of its own (grader.learner), so killing the harness's group
+        alone would orphan it, and learner code asleep in `time.sleep` never notices its channel
+        closing: its session is found (a child of the harness) and killed first.
+        """
+        if self.process.poll() is not None:
+            return  # its pid may belong to someone else by now
+        for group in [*_children(self.process.pid), self.process.pid]:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass  # not a group leader, or gone already
+
     def _kill(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        self._signal_kill()
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -136,6 +152,23 @@ class LocalMember:
             return self.log.read().decode("utf-8", "replace")
         except (OSError, ValueError):
             return ""
+
+
+def _children(pid: int) -> list[int]:
+    """Pids whose parent is `pid` (Linux /proc; nothing where there is none)."""
+    found = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended while we looked
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses; split after the last ")".
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == str(pid):
+            found.append(int(entry.name))
+    return found
 
 
 _live: set[LocalMember] = set()  # every member of this process not yet discarded

@@ -40,6 +40,7 @@ class World:
     attempt: str
     learner_id: int
     busy_id: int
+    run: str = UNKNOWN_UUID
 
 
 FILL: dict[str, Callable[[World], list[str]]] = {
@@ -59,6 +60,8 @@ FILL: dict[str, Callable[[World], list[str]]] = {
                                        "/api/exercises/nope/history"],
     "api.submission": lambda w: [f"/api/submissions/{s}" for s in w.submissions]
     + [f"/api/submissions/{UNKNOWN_UUID}", "/api/submissions/%00", "/api/submissions/a%0d%0a"],
+    "api.run_status": lambda w: [f"/api/runs/{w.run}", f"/api/runs/{UNKNOWN_UUID}", "/api/runs/%00",
+                                 "/api/runs/" + "9" * 400],
     "quizzes.show": lambda w: [f"/quizzes/{q}" for q in QUIZ_IDS]
     + [f"/quizzes/{w.quiz}?attempt={w.attempt}", f"/quizzes/{w.quiz}?attempt=%00",
        "/quizzes/nope"],
@@ -122,7 +125,11 @@ def world(course_app: Flask) -> tuple[World, dict[str, FlaskClient]]:
     assert answered.status_code == 200, answered.get_json()
     with course_app.app_context():
         assert db.session.query(Submission).count() == 2
-    found = World(exercise, quiz, submissions, answered.get_json()["attempt"], fresh_id, busy_id)
+    ran = busy.post(f"/api/exercises/{exercise}/run", json={"code": "print(1)"})
+    assert ran.status_code == 202, ran.get_json()
+    run = ran.get_json()["id"]
+    assert busy.post(f"/api/runs/{run}/stop", json={}).get_json()["status"] == "done"
+    found = World(exercise, quiz, submissions, answered.get_json()["attempt"], fresh_id, busy_id, run)
     return found, {"anonymous": course_app.test_client(), "new learner": fresh,
                    "busy learner": busy, "instructor": teacher}
 

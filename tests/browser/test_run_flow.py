@@ -41,3 +41,26 @@ def test_run_shows_output_then_the_line_it_stopped_on(browser, live_server):
     assert page.get_by_role("button", name="Run").is_enabled()
     assert problems == []
     context.close()
+
+
+def test_stop_ends_an_endless_run_and_the_page_says_so(browser, live_server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{live_server}/exercises/{EXERCISE}")
+    page.wait_for_selector(".cm-editor .cm-content")
+    assert page.locator("#stop-button").is_hidden()
+
+    page.evaluate("code => window.laipEditor.setCode(code)", "import time\ntime.sleep(10**6)\n")
+    page.get_by_role("button", name="Run").click()
+    stop = page.get_by_role("button", name="Stop")
+    stop.wait_for(state="visible", timeout=RUN_TIMEOUT_MS)
+    page.locator(".run-status", has_text="Running for").wait_for(timeout=RUN_TIMEOUT_MS)
+    stop.click()
+    page.wait_for_selector("#run-panel[data-state='error']", timeout=RUN_TIMEOUT_MS)
+    assert "You stopped your code" in page.locator(".run-status").text_content()
+    assert page.locator("#stop-button").is_hidden()
+    assert page.get_by_role("button", name="Run").is_enabled()
+    assert problems == []
+    context.close()

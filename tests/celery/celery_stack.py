@@ -82,11 +82,12 @@ class Workers:
     def __init__(self, env: dict[str, str], tmp: Path):
         self.env, self.tmp, self.procs = env, tmp, {}
 
-    def start(self, name: str, concurrency: int = 1, extra: dict[str, str] | None = None) -> None:
+    def start(self, name: str, concurrency: int = 1, extra: dict[str, str] | None = None,
+              queues: str = "cpu") -> None:
         log = (self.tmp / f"{name}.log").open("wb")
         env = {**self.env, "WORKER_NAME": name, **(extra or {})}
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "app.grading.celery_app", "worker", "-Q", "cpu",
+            [sys.executable, "-m", "celery", "-A", "app.grading.celery_app", "worker", "-Q", queues,
              "-c", str(concurrency), "-n", f"{name}@%h", "--without-gossip", "--without-mingle",
              "-l", "info"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -114,15 +115,17 @@ class Workers:
 class Learner:
     """One browser: its own cookie jar, talking to the server over real HTTP."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, address: str | None = None):
         self.base = base
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        # With TRUSTED_PROXIES=1 the app takes the client address from this header.
+        self.headers = {"X-Forwarded-For": address} if address else {}
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **self.headers})
         try:
             with self.opener.open(req, timeout=30) as response:
                 return response.status, json.loads(response.read())

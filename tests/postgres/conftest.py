@@ -31,7 +31,7 @@ from app import create_app  # noqa: E402
 from app.config import database_url  # noqa: E402
 from app.extensions import db  # noqa: E402
 
-TABLES = ["users", "submissions", "drafts", "quiz_attempts", "exercise_validations"]
+TABLES = ["users", "submissions", "drafts", "quiz_attempts", "exercise_validations", "runs"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,0 +1,92 @@
+"""The fair order of queued jobs (gradings or Runs): one turn per learner per round, cookies or not.
+
+Who counts as one learner (the "fairness key"): an account's (or a session's) learner key for
+logged-in learners; for anonymous jobs the keyed hash of the client address
+(app.grading.admission.address_key), so any number of cookie-less sessions from one address
+are ONE learner here. Rank of a queued job, smallest first:
+
+1. how many jobs of its key are running now;
+2. its key's turn time: when the key began waiting for its next turn, that is the later of its
+   oldest queued job's creation and its last job's finish (a key never served: the creation);
+3. inside one address, the same two between its sessions (a session's own learner key);
+4. the job's own creation time (a key's jobs in the order they came).
+
+Why this gives the bound in docs/scaling.md: an honest learner H sends one job j at time t and
+waits for its result, against a flood F from one address (any number of sessions). H's turn
+time is t (its previous job finished before t). A worker picks only when it is free: either
+it was idle when j came (j starts at once), or it just finished a job that was running at t,
+which was F's (H has no other job), so F's turn time is that finish, later than t; with several
+workers, a free one sees F's other jobs running and H's none. Either way j goes next: H waits
+for at most the grading that was running when j arrived, plus j.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from app.extensions import db
+
+
+def fairness_key(learner: str | None, anon_address: str | None) -> str:
+    """All anonymous sessions of one address share a key; an account or session has its own."""
+    if anon_address:
+        return "address:" + anon_address
+    return "learner:" + (learner or "")
+
+
+def _stamp(moment: datetime | None) -> float:
+    if moment is None:
+        return 0.0
+    if moment.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def fair_ids(model: Any, queued: Sequence[Any]) -> list[str]:
+    """The ids of `queued` rows (id, learner, anon_address, created_at) in the fair order.
+
+    Reads the running counts and last finish times of the keys involved (two grouped queries
+    per kind of key), then ends the read transaction: SQLite cannot turn it into a claim's write.
+    """
+    learners = sorted({row.learner for row in queued if row.learner})
+    addresses = sorted({row.anon_address for row in queued if row.anon_address})
+    finished: dict[str, float] = {}
+    running: dict[str, int] = {}
+    for kind, column, values in (("learner", model.learner, learners),
+                                 ("address", model.anon_address, addresses)):
+        if not values:
+            continue
+        for value, last in db.session.execute(
+            select(column, func.max(model.finished_at))
+            .where(column.in_(values), model.finished_at.isnot(None)).group_by(column)
+        ).all():
+            finished[f"{kind}:{value}"] = _stamp(last)
+        for value, count in db.session.execute(
+            select(column, func.count())
+            .where(column.in_(values), model.status == "running").group_by(column)
+        ).all():
+            running[f"{kind}:{value}"] = int(count)
+    db.session.commit()
+
+    oldest: dict[str, float] = {}
+    for row in queued:
+        created = _stamp(row.created_at)
+        for key in {fairness_key(row.learner, row.anon_address), fairness_key(row.learner, None)}:
+            oldest[key] = min(oldest.get(key, created), created)
+
+    def place(key: str) -> tuple[int, float]:
+        # Coming back after a pause does not count the pause as waiting: the later of the two.
+        return running.get(key, 0), max(finished.get(key, 0.0), oldest[key])
+
+    def rank(row: Any) -> tuple[int, float, int, float, float]:
+        # First between keys (an address's anonymous sessions are one); then, inside one
+        # address, the same rule between its sessions, so an anonymous learner's backlog does
+        # not hold up a classmate behind the same address more than one job.
+        return (*place(fairness_key(row.learner, row.anon_address)),
+                *place(fairness_key(row.learner, None)), _stamp(row.created_at))
+
+    return [row.id for row in sorted(queued, key=rank)]
