@@ -1,7 +1,7 @@
 """Runs are jobs: the runs table (a Run of a learner's code, queued, run off the web threads).
 
 Revision ID: i20_runs
-Revises: i9a1s2e3s4v5
+Revises: i19_rescore_results
 Create Date: 2026-12-01 15:50:00
 
 """
@@ -10,7 +10,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "i20_runs"
-down_revision = "i9a1s2e3s4v5"
+down_revision = "i19_rescore_results"
 branch_labels = None
 depends_on = None
 
