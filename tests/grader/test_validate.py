@@ -51,6 +51,10 @@ def test_validate_reports_broken_folders_and_exit_code(tmp_path: Path) -> None:
                                capture_output=True, text=True, check=False)
     assert completed.returncode == 1
     assert "FAIL broken" in completed.stdout and "field 'lesson'" in completed.stdout
+    # One exercise folder is accepted as it is, not only a folder of them.
+    single = subprocess.run([sys.executable, "-m", "grader", "validate", str(tmp_path / "broken")],
+                            capture_output=True, text=True, check=False)
+    assert single.returncode == 1 and "FAIL broken" in single.stdout and "field 'lesson'" in single.stdout
 
 
 def test_validate_flags_a_solution_that_fails(tmp_path: Path) -> None:
