@@ -1,0 +1,28 @@
+"""The mutant proof graded for real on the flagship exercise: no mutant of its solution passes.
+
+`python -m grader validate` runs it for every code exercise (docs/grading.md quotes the run);
+here the suite keeps amp-fix-the-loop, whose checks the scoring issue was about, honest on
+every commit (about 30 gradings, on the roomy copy so a busy host cannot turn a verdict into
+a timeout).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from grading_cache import GradingCache
+
+import grader.validate
+from grader.loader import load_exercise
+from grader.mutants import mutants
+from grader.validate import check_code
+
+
+@pytest.mark.slow
+def test_every_mutant_of_the_fix_the_loop_solution_fails_a_check(
+        roomy_exercises: Path, gradings: GradingCache, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grader.validate, "grade_code", gradings.grade)
+    exercise = load_exercise(roomy_exercises / "amp-fix-the-loop")
+    assert len(mutants(exercise.solution_path.read_text(encoding="utf-8"))) >= 25
+    assert check_code(exercise, "local", with_mutants=True) == []
