@@ -109,7 +109,10 @@ def _statement_mutants(tree: ast.Module) -> Iterator[tuple[int, str, Callable[[a
 
                     yield block[index + 1].lineno, "backward moved into the autocast block", move_in
             protocol = _called(stmt) & PROTOCOL
-            if protocol and index + 1 < len(block) and _called(block[index + 1]) & PROTOCOL:
+            pair = protocol | (_called(block[index + 1]) & PROTOCOL if index + 1 < len(block) else set())
+            # update() and zero_grad() touch different state: either order is right.
+            if protocol and index + 1 < len(block) and _called(block[index + 1]) & PROTOCOL \
+                    and pair != {"update", "zero_grad"}:
                 def swap(t: ast.Module, path: Path_ = path, index: int = index) -> None:
                     target = _block(t, path)
                     target[index], target[index + 1] = target[index + 1], target[index]

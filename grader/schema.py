@@ -35,6 +35,15 @@ class Limits(BaseModel):
     output_kb: int = Field(default=64, ge=1, le=1024, description="learner stdout+stderr kept")
 
 
+class EquivalentMutant(BaseModel):
+    """A mutant of the solution that is a correct solution too, so validate does not grade it."""
+
+    model_config = ConfigDict(extra="forbid")
+    line: int = Field(ge=1, description="the solution's line, as `grader validate` names it")
+    change: str = Field(min_length=1, description="the change, exactly as `grader validate` names it")
+    why: str = Field(min_length=10, description="why this is still right, for the next author")
+
+
 class ExerciseConfig(BaseModel):
     """The contents of exercise.toml."""
 
@@ -50,6 +59,9 @@ class ExerciseConfig(BaseModel):
     entry: str | None = Field(
         default=None, description="for code exercises: the function the learner completes"
     )
+    equivalent_mutants: list[EquivalentMutant] = Field(
+        default_factory=list, max_length=20,
+        description="mutants of the solution that are correct too ([[equivalent_mutants]] tables)")
 
     @field_validator("kind")
     @classmethod

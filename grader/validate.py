@@ -77,6 +77,16 @@ def _check_mutant(mutant: Mutant, doc: dict) -> list[str]:
     return []
 
 
+def mutants_to_grade(exercise: Exercise, solution: str) -> tuple[list[Mutant], list[str]]:
+    """The solution's mutants less those the folder declares equivalent; a stale declaration is a problem."""
+    found = mutants(solution)
+    declared = {(e.line, e.change) for e in exercise.config.equivalent_mutants}
+    stale = declared - {(m.line, m.change) for m in found}
+    problems = [f"exercise.toml: equivalent_mutants names line {line} ({change}), which is no mutant of "
+                "solution.py any more; remove or correct it" for line, change in sorted(stale)]
+    return [m for m in found if (m.line, m.change) not in declared], problems
+
+
 def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = False,
                workers: int = 2) -> list[str]:
     """The proof that scores mean what they say, for one code exercise.
@@ -89,11 +99,12 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     jobs: list[tuple[str, str, Mutant | None]] = [
         ("solution", solution, None), ("starter", exercise.starter, None),
         ("empty", emptied(exercise.starter), None)]
+    problems: list[str] = []
     if with_mutants:
-        jobs += [("mutant", m.code, m) for m in mutants(solution)]
+        graded, problems = mutants_to_grade(exercise, solution)
+        jobs += [("mutant", m.code, m) for m in graded]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox), jobs))
-    problems: list[str] = []
     for (what, _code, mutant), doc in zip(jobs, docs, strict=True):
         if what == "solution":
             problems += _check_solution(doc)

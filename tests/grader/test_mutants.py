@@ -71,3 +71,29 @@ def test_validate_holds_given_declarations_to_the_starter() -> None:
     unearned = doc("fail", 0.0, [("runs", "fail", True), ("amp", "fail", False)])
     assert "drop given=True" in _check_starter(unearned)[0]
     assert "an empty function body scores 0.50" in _check_no_work(undeclared)[0]
+
+
+def test_declared_equivalent_mutants_are_not_graded_and_stale_ones_are_named(tmp_path) -> None:
+    import shutil
+
+    from grader.loader import load_exercise
+    from grader.validate import mutants_to_grade
+
+    folder = tmp_path / "amp-grad-accumulation"
+    shutil.copytree(EXERCISES / "amp-grad-accumulation", folder)
+    exercise = load_exercise(folder)
+    solution = exercise.solution_path.read_text()
+    graded, problems = mutants_to_grade(exercise, solution)
+    assert problems == [] and len(graded) == len(mutants(solution)) - 2
+    assert not any(m.line == 8 and m.change.endswith("removed") for m in graded)
+    # The solution changes: the declaration no longer names a mutant, and validate says so.
+    (folder / "solution.py").write_text(solution.replace("    optimizer.zero_grad(set_to_none=True)\n    for",
+                                                         "    for", 1))
+    exercise = load_exercise(folder)
+    _graded, problems = mutants_to_grade(exercise, exercise.solution_path.read_text())
+    assert len(problems) == 2 and "no mutant of solution.py any more" in problems[0]
+
+
+def test_update_and_zero_grad_are_never_swapped() -> None:
+    source = "def f(xs, s, o):\n    for x in xs:\n        s.step(o)\n        s.update()\n        o.zero_grad()\n"
+    assert not any("`s.update()` swapped" in m.change for m in mutants(source))
