@@ -120,10 +120,10 @@ def train_epoch(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any
 
 
 # -- loop-evaluate --------------------------------------------------------------------------
-def evaluation_loader(params: dict[str, Any]) -> DataLoader[Any]:
+def evaluation_loader(params: dict[str, Any], moves: BatchMoves | None = None) -> DataLoader[Any]:
     # batch_size does not divide the data: the last batch is smaller, so the accuracy must be
     # counted over samples, not averaged over batches.
-    return DataLoader(make_batches(params), batch_size=int(params.get("eval_batch_size", 7)))
+    return WatchedLoader(make_batches(params), batch_size=int(params.get("eval_batch_size", 7)), moves=moves)
 
 
 @scenario("loop.evaluate")
@@ -132,15 +132,22 @@ def evaluate(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
     model = build_classifier(int(params.get("seed", 0)))
     model.train()  # as right after a training epoch: the learner's function must switch
     probe = LoopProbe(model)
-    returned = submission.evaluate(model, evaluation_loader(params), RecordingLoss(),
-                                   torch.device("cpu"))
-    probe.remove()
+    moves = BatchMoves()
+    loader = evaluation_loader(params, moves)
+    hook = model.register_forward_pre_hook(lambda module, args: moves.on_forward(args))
+    try:
+        with moves:
+            returned = submission.evaluate(model, loader, RecordingLoss(), torch.device("cpu"))
+    finally:
+        probe.remove()
+        hook.remove()
     if isinstance(returned, (tuple, list)):
         returned = [v.detach().float().cpu() if isinstance(v, torch.Tensor) else v
                     for v in returned]
     elif isinstance(returned, torch.Tensor):
         returned = returned.detach().float().cpu()
-    return {"returned": returned, "state": float_state(model), **probe.report()}
+    return {"returned": returned, "state": float_state(model), "unmoved_batches": moves.unmoved,
+            **probe.report()}
 
 
 def evaluation_reference(params: dict[str, Any]) -> dict[str, float]:

@@ -65,13 +65,14 @@ class BatchMoves:
 
 
 class WatchedLoader(DataLoader):
-    """A real DataLoader that tells a BatchMoves which tensors it just yielded."""
+    """A real DataLoader that tells a BatchMoves (if any) which tensors it just yielded."""
 
-    def __init__(self, *args: Any, moves: BatchMoves, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, moves: BatchMoves | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.moves = moves
 
     def __iter__(self) -> Iterator[Any]:
         for batch in super().__iter__():
-            self.moves.hold(batch)
+            if self.moves is not None:
+                self.moves.hold(batch)
             yield batch

@@ -22,8 +22,7 @@ def expected():
 
 
 def as_float(value):
-    if isinstance(value, torch.Tensor) and value.numel() == 1:
-        return float(value)
+    """A Python number as a float; None for anything else, a tensor included (the prompt asks for floats)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return None
@@ -37,6 +36,12 @@ def as_float(value):
              "ja": "最後を `return total_loss / batches, correct / samples` にしましょう。"})
 def test_returns_pair(run, learner):
     returned = run["returned"]
+    if isinstance(returned, list) and any(isinstance(v, torch.Tensor) for v in returned):
+        raise Feedback({"en": "evaluate returned tensors, not Python numbers: add up loss.item() and the "
+                              "count's .item(), so the pair is (float, float).",
+                        "ja": "evaluate の戻り値が Python の数値ではなくテンソルです。loss.item() や個数の .item() を"
+                              "足し合わせ、(float, float) のペアを返しましょう。"},
+                       line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
     ok = isinstance(returned, list) and len(returned) == 2 and all(as_float(v) is not None for v in returned)
     if not ok:
         shown = type(returned).__name__ if not isinstance(returned, list) else f"{len(returned)} values"
@@ -68,6 +73,23 @@ def test_no_grad(run, learner):
                               "Wrap the loop in `with torch.no_grad():`.",
                         "ja": f"autograd が、backward() で使われない {recording} 回の順伝播を記録しました。"
                               "ループを `with torch.no_grad():` で包みましょう。"},
+                       line=call_line(learner.source, ENTRY, "model", learner.line_of(ENTRY)))
+
+
+@check("moves-batch", given=True,
+       title={"en": "Moves each batch to `device`", "ja": "各バッチを `device` に移す"},
+       hint={"en": "tensor.to(device) returns the moved tensor: keep it and give that to the model.",
+             "ja": "tensor.to(device) は移した後のテンソルを返します。受け取って、それをモデルに渡しましょう。"},
+       depends=["returns-pair"])
+def test_moves_batch(run, learner):
+    # The grader runs on the CPU, where an unmoved batch gives the same numbers; a GPU would stop.
+    if run["unmoved_batches"]:
+        raise Feedback({"en": f"{run['unmoved_batches']} of {len(run['train_flags'])} forward passes got a batch "
+                              "straight from the loader, never moved to `device`: on a GPU this stops with "
+                              "\"Expected all tensors to be on the same device\".",
+                        "ja": f"{len(run['train_flags'])} 回の順伝播のうち {run['unmoved_batches']} 回で、ローダーの"
+                              "バッチが `device` に移されないままモデルに渡されました。GPU では \"Expected all "
+                              "tensors to be on the same device\" で停止します。"},
                        line=call_line(learner.source, ENTRY, "model", learner.line_of(ENTRY)))
 
 
