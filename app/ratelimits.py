@@ -89,6 +89,26 @@ def _not_refused(response: Response) -> bool:
     return response.status_code != 429
 
 
+def _count_served_only(limiter: Limiter) -> None:
+    """Every limit of this limiter counts a request only if the server did not fail it (< 500).
+
+    A learner whose request met a database or Redis outage (503) did nothing wrong; without
+    this, the retries they make after an outage would end in 429s. Each limit's own
+    deduct_when (refused by the cap, a successful login) still applies on top.
+    """
+    for name in ("limit", "shared_limit"):
+        original = getattr(limiter, name)
+
+        def limited(*args: object, _original: object = original, deduct_when: object = None,
+                    **kwargs: object) -> object:
+            def served(response: Response, _also: object = deduct_when) -> bool:
+                return response.status_code < 500 and (_also is None or _also(response))  # type: ignore[operator]
+
+            return _original(*args, deduct_when=served, **kwargs)  # type: ignore[operator]
+
+        setattr(limiter, name, limited)
+
+
 def init_app(app: Flask) -> None:
     """One limiter per app (tests build many apps); call after the blueprints are registered."""
     config = app.config
@@ -97,7 +117,14 @@ def init_app(app: Flask) -> None:
         app=app,
         storage_uri=config["RATELIMIT_STORAGE_URI"],
         headers_enabled=True,  # Retry-After tells the editor and scripts how long to wait
+        # Redis away: count in this process's memory until it answers again, rather than
+        # failing every limited request (login, drafts, submissions) with a 500.
+        in_memory_fallback_enabled=True,
+        swallow_errors=True,  # Redis lost mid-request: log it, never turn it into a 500
+        storage_options={"socket_connect_timeout": 1, "socket_timeout": 1}
+        if config["RATELIMIT_STORAGE_URI"].startswith("redis") else {},
     )
+    _count_served_only(limiter)
     _wrap(app, "api.submit", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
                                            key_func=submission_key, deduct_when=_not_refused))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.

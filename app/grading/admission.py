@@ -9,14 +9,16 @@ from flask import current_app
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 from werkzeug.wrappers import Response
 
 from app.errors import json_error
 from app.extensions import db
+from app.grading.clock import db_now
 from app.models import Submission
 
-PENDING = ("queued", "running")
+# "held" counts: a submission being admitted is pending for the caps before any worker sees it.
+PENDING = ("held", "queued", "running")
 
 
 def address_key() -> str:
@@ -41,10 +43,13 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
 
     Stored first and counted after, so two requests racing each other cannot both slip under
     the cap; a refused submission is deleted again and nothing of it remains. Returns the 429.
+    It is stored "held" and becomes "queued" only once admitted: no worker can claim (and
+    grade) a submission in the moment between storing and deleting a refused one.
     """
     config = current_app.config
     anonymous = not current_user.is_authenticated
     submission.anon_address = address_key() if anonymous else None
+    submission.status = "held"
     db.session.add(submission)
     db.session.commit()
     cap = int(config["GRADING_MAX_PENDING_PER_LEARNER"])
@@ -57,4 +62,18 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
         message = _("Many learners without an account are waiting for grading from your network "
                     "right now. Log in to submit, or wait a minute and submit again.")
         return _refuse(submission, "too_many_pending_address", message)
+    db.session.execute(update(Submission).where(Submission.id == submission.id).values(status="queued"))
+    db.session.commit()
     return None
+
+
+def forget_held(older_than_s: float) -> int:
+    """Delete submissions left "held" by a web process that died while admitting them.
+
+    The learner never got an answer saying they were accepted; left alone they would count
+    against the learner's cap for ever.
+    """
+    gone = db.session.execute(delete(Submission).where(
+        Submission.status == "held", Submission.created_at < db_now(older_than_s)))
+    db.session.commit()
+    return int(gone.rowcount or 0)  # type: ignore[attr-defined]

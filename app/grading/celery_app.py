@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from billiard.exceptions import WorkerLostError
 from celery.signals import worker_process_init, worker_ready
+from celery.worker.request import Request
 
 from app import config
 from app.grading.celery_queue import TASK, make_celery
@@ -45,12 +48,35 @@ def flask_app() -> Flask:
     return _flask[pid]
 
 
-@celery.task(name=TASK, acks_late=True, reject_on_worker_lost=True)
-def grade(submission_id: str = "", kind: str = "cpu") -> str | None:
-    """A token for one grading: grade the fairest queued job of this queue, whichever it is."""
+class GradingRequest(Request):  # type: ignore[misc]
+    """Runs in the worker's main process, which outlives its pool processes."""
+
+    def on_failure(self, exc_info: Any, send_failed_event: bool = True, return_ok: bool = False) -> None:
+        exc = getattr(exc_info.exception, "exc", exc_info.exception)
+        if isinstance(exc, WorkerLostError):
+            # The pool process died mid-grading (kill -9, the OOM killer). Its job was claimed
+            # with this message's id: put it back in the queue (or end it after N attempts)
+            # before Celery re-queues the message (acks_late + reject_on_worker_lost), so the
+            # redelivered token finds it. If the database is away, the heartbeat limit does it.
+            from app.grading.lost import release
+
+            try:
+                release(flask_app(), self.id)
+            except Exception:
+                logging.getLogger(__name__).warning("could not give back the job of %s", self.id,
+                                                    exc_info=True)
+        super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)
+
+
+@celery.task(name=TASK, bind=True, Request=GradingRequest)
+def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
+    """A token for one grading: grade the fairest queued job of this queue, whichever it is.
+
+    The claim carries this message's id, which is what ties the job to Celery's delivery.
+    """
     from app.grading.worker import grade_next
 
-    return grade_next(flask_app(), kind)
+    return grade_next(flask_app(), kind, token=self.request.id)
 
 
 @worker_ready.connect

@@ -1,4 +1,4 @@
-"""Worker upkeep: take over jobs whose worker died, and re-publish tokens Redis lost."""
+"""Worker upkeep: take over jobs whose worker died, and re-publish tokens Redis lost (one sweeper at a time)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from app.extensions import db
+from app.grading.admission import forget_held
+from app.grading.lost import reclaim_stale
 from app.grading.routing import QUEUES, queue_kind
-from app.grading.worker import reclaim_stale
 from app.models import Submission
 
 if TYPE_CHECKING:
@@ -32,15 +33,23 @@ def queued_by_kind(app: Flask) -> dict[str, int]:
     return counts
 
 
-def sweep(app: Flask, queue: CeleryQueue) -> int:
-    """One pass; returns the tokens published.
+def sweep(app: Flask, queue: CeleryQueue) -> int | None:
+    """One pass; returns the tokens published, None when another worker swept this round.
 
     A queued job needs a token in Redis. Tokens are lost when Redis restarts without its data,
     when the web process dies between storing and publishing, or when a job is reclaimed; a
-    surplus token costs one empty look at the database, so topping up to the queued count is safe.
+    surplus token costs one empty look at the database. Only one worker sweeps per round (a
+    Redis lock that expires before the next round), so N workers do not publish N times the
+    missing tokens after Redis lost them.
     """
+    if not queue.try_lock("grading-sweep", 0.8 * float(app.config["GRADING_SWEEP_S"])):
+        return None
     for submission_id in reclaim_stale(app):
         log.info("submission %s goes back to the queue", submission_id)
+    with app.app_context():
+        # Generous: created_at is the web host's clock; an admission takes milliseconds.
+        if forgotten := forget_held(300):
+            log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
     published = 0
     for kind, queued in queued_by_kind(app).items():
         missing = queued - queue.backlog(kind)
