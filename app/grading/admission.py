@@ -49,7 +49,8 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
     config = current_app.config
     anonymous = not current_user.is_authenticated
     submission.anon_address = address_key() if anonymous else None
-    submission.status = "held"
+    # Held rows are stamped by the database's clock, which forget_held compares with.
+    submission.status, submission.heartbeat_at = "held", db_now()
     db.session.add(submission)
     db.session.commit()
     cap = int(config["GRADING_MAX_PENDING_PER_LEARNER"])
@@ -62,8 +63,13 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
         message = _("Many learners without an account are waiting for grading from your network "
                     "right now. Log in to submit, or wait a minute and submit again.")
         return _refuse(submission, "too_many_pending_address", message)
-    db.session.execute(update(Submission).where(Submission.id == submission.id).values(status="queued"))
+    admitted = db.session.execute(update(Submission).where(
+        Submission.id == submission.id, Submission.status == "held").values(status="queued", heartbeat_at=None))
     db.session.commit()
+    if admitted.rowcount != 1:  # type: ignore[attr-defined]  # forgotten meanwhile (a stall of minutes)
+        return json_error(503, "queue_unavailable", _("Grading is unavailable for a moment, so this "
+                          "submission was not kept. Your code is still in the editor: wait a minute, "
+                          "then submit again."))
     return None
 
 
@@ -74,6 +80,6 @@ def forget_held(older_than_s: float) -> int:
     against the learner's cap for ever.
     """
     gone = db.session.execute(delete(Submission).where(
-        Submission.status == "held", Submission.created_at < db_now(older_than_s)))
+        Submission.status == "held", Submission.heartbeat_at < db_now(older_than_s)))
     db.session.commit()
     return int(gone.rowcount or 0)  # type: ignore[attr-defined]

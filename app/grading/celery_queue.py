@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from typing import TYPE_CHECKING, Any
@@ -104,6 +105,27 @@ class CeleryQueue:
         with self.celery.connection_for_write() as connection:
             client = connection.default_channel.client
             return int(client.llen(kind))
+
+    def tokens(self, kind: str, claiming: set[str]) -> int:
+        """Tokens of this queue that will still claim a job: waiting in Redis, or delivered to a
+        worker that has not started them yet (kombu's "unacked" hash, minus the tokens whose
+        claim is a running job). A worker that reconnects after a Redis loss reserves tokens
+        while it is busy; counting only the list would publish those again every round.
+        """
+        with self.celery.connection_for_write() as connection:
+            channel = connection.default_channel
+            client = channel.client
+            waiting = int(client.llen(kind))
+            reserved = 0
+            for raw in client.hvals(channel.unacked_key):
+                try:
+                    message, _, routing_key = json.loads(raw)
+                    task_id = message["headers"]["id"]
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if routing_key == kind and task_id not in claiming:
+                    reserved += 1
+            return waiting + reserved
 
     def shutdown(self, wait: bool = True) -> None:
         self.celery.close()

@@ -47,12 +47,15 @@ def sweep(app: Flask, queue: CeleryQueue) -> int | None:
     for submission_id in reclaim_stale(app):
         log.info("submission %s goes back to the queue", submission_id)
     with app.app_context():
-        # Generous: created_at is the web host's clock; an admission takes milliseconds.
-        if forgotten := forget_held(300):
+        # An admission takes milliseconds; a minute leaves room for a request that stalled.
+        if forgotten := forget_held(60):
             log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
+    with app.app_context():
+        claiming = set(db.session.scalars(select(Submission.claimed_by).where(Submission.status == "running")))
+        db.session.commit()
     published = 0
     for kind, queued in queued_by_kind(app).items():
-        missing = queued - queue.backlog(kind)
+        missing = queued - queue.tokens(kind, claiming)
         for _ in range(max(0, missing)):
             queue.publish(kind)
             published += 1
