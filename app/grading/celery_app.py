@@ -8,7 +8,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from billiard.exceptions import WorkerLostError
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from celery.worker.request import Request
 
 from app import config
@@ -22,6 +22,9 @@ if not _settings.get("CELERY_BROKER_URL"):
     raise SystemExit("Set CELERY_BROKER_URL (e.g. redis://localhost:6379/0) to run a grading worker.")
 celery = make_celery(_settings)
 _flask: dict[int, Flask] = {}
+# Imported in the worker's main process before its pool forks: every sandbox container its
+# pool processes start carries this worker's identity, so others can tell when it is gone.
+importlib.import_module("grader.api").claim_worker_identity()
 
 
 def flask_app() -> Flask:
@@ -85,7 +88,19 @@ def _start_sweeping(**_: Any) -> None:
     from app.grading.queue import get_queue
 
     app = flask_app()
-    maintenance.start(app, get_queue(app))  # type: ignore[arg-type]
+    maintenance.start(app, get_queue(app))  # type: ignore[arg-type]  # also removes dead workers' sandboxes
+
+
+@worker_shutdown.connect
+def _remove_own_sandboxes(**_: Any) -> None:
+    # A warm shutdown (docker compose down, SIGTERM): the pool processes are gone by now and
+    # never ran atexit; remove every container this worker's pool made, at once.
+    from grader.api import remove_orphan_sandboxes
+
+    try:
+        remove_orphan_sandboxes(flask_app().config["GRADER_SANDBOX"], this_worker=True)
+    except Exception:
+        logging.getLogger(__name__).warning("could not remove this worker's sandboxes", exc_info=True)
 
 
 @worker_process_init.connect

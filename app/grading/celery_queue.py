@@ -106,26 +106,25 @@ class CeleryQueue:
             client = connection.default_channel.client
             return int(client.llen(kind))
 
-    def tokens(self, kind: str, claiming: set[str]) -> int:
-        """Tokens of this queue that will still claim a job: waiting in Redis, or delivered to a
-        worker that has not started them yet (kombu's "unacked" hash, minus the tokens whose
-        claim is a running job). A worker that reconnects after a Redis loss reserves tokens
-        while it is busy; counting only the list would publish those again every round.
+    def reserved(self, kind: str) -> list[str]:
+        """Task ids of this queue's tokens delivered to a worker and not yet acknowledged.
+
+        kombu keeps them in its "unacked" hash: tokens a worker holds (running, or reserved
+        while it is busy) and tokens of a worker that died (back only after the visibility
+        timeout). The sweep tells them apart by whether the token has claimed a job.
         """
         with self.celery.connection_for_write() as connection:
             channel = connection.default_channel
-            client = channel.client
-            waiting = int(client.llen(kind))
-            reserved = 0
-            for raw in client.hvals(channel.unacked_key):
+            ids = []
+            for raw in channel.client.hvals(channel.unacked_key):
                 try:
                     message, _, routing_key = json.loads(raw)
                     task_id = message["headers"]["id"]
                 except (ValueError, KeyError, TypeError):
                     continue
-                if routing_key == kind and task_id not in claiming:
-                    reserved += 1
-            return waiting + reserved
+                if routing_key == kind:
+                    ids.append(str(task_id))
+            return ids
 
     def shutdown(self, wait: bool = True) -> None:
         self.celery.close()

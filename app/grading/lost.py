@@ -49,11 +49,13 @@ def _give_back(app: Flask, condition: Any) -> list[str]:
                                          Submission.claimed_by == row.claimed_by)
         if row.attempts >= limit:
             db.session.execute(still.values(
-                status="done", claimed_by=None, finished_at=db_now(),
+                status="done", finished_at=db_now(),
                 result=stopped_result(row.exercise_id, row.lang, row.attempts)))
             log.warning("submission %s lost its grading %d times: ended", row.id, row.attempts)
         else:
-            db.session.execute(still.values(status="queued", claimed_by=None))
+            # claimed_by stays: it marks the dead claim's token as spent for the sweep's count,
+            # and a result stored under it is refused (only a running job takes a result).
+            db.session.execute(still.values(status="queued"))
             returned.append(row.id)
     db.session.commit()
     return returned

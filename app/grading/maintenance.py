@@ -13,6 +13,7 @@ from app.grading.admission import forget_held
 from app.grading.lost import reclaim_stale
 from app.grading.routing import QUEUES, queue_kind
 from app.models import Submission
+from grader.api import remove_orphan_sandboxes
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -33,6 +34,22 @@ def queued_by_kind(app: Flask) -> dict[str, int]:
     return counts
 
 
+def unspent(app: Flask, reserved: list[str]) -> int:
+    """How many of these delivered tokens will still claim a job: those that never claimed one.
+
+    A token that claimed a job is spent, whether its grading runs, ended, or died with its
+    worker (a job given back keeps its last claim's token). A worker that reconnects after a
+    Redis loss reserves tokens while it is busy: without counting those, every round would
+    publish them again.
+    """
+    if not reserved:
+        return 0
+    with app.app_context():
+        spent = set(db.session.scalars(select(Submission.claimed_by).where(Submission.claimed_by.in_(reserved))))
+        db.session.commit()
+    return len(set(reserved) - spent)
+
+
 def sweep(app: Flask, queue: CeleryQueue) -> int | None:
     """One pass; returns the tokens published, None when another worker swept this round.
 
@@ -50,12 +67,9 @@ def sweep(app: Flask, queue: CeleryQueue) -> int | None:
         # An admission takes milliseconds; a minute leaves room for a request that stalled.
         if forgotten := forget_held(60):
             log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
-    with app.app_context():
-        claiming = set(db.session.scalars(select(Submission.claimed_by).where(Submission.status == "running")))
-        db.session.commit()
     published = 0
     for kind, queued in queued_by_kind(app).items():
-        missing = queued - queue.tokens(kind, claiming)
+        missing = queued - queue.backlog(kind) - unspent(app, queue.reserved(kind))
         for _ in range(max(0, missing)):
             queue.publish(kind)
             published += 1
@@ -65,7 +79,7 @@ def sweep(app: Flask, queue: CeleryQueue) -> int | None:
 
 
 def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
-    """Sweep at start (recovery of what was left queued) and then every GRADING_SWEEP_S."""
+    """Sweep at start (recovery of what was left queued, sandboxes of dead workers) and then every GRADING_SWEEP_S."""
     every = float(app.config["GRADING_SWEEP_S"])
 
     def loop() -> None:
@@ -74,6 +88,12 @@ def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
                 sweep(app, queue)
             except Exception:  # Redis or the database away for a moment: try again next round
                 log.warning("grading sweep failed", exc_info=True)
+            try:
+                # Per Docker engine, not per class, so every worker does it (no lock): the
+                # sandbox containers of workers that died (docker only; a no-op otherwise).
+                remove_orphan_sandboxes(app.config["GRADER_SANDBOX"])
+            except Exception:
+                log.warning("removing dead workers' sandboxes failed", exc_info=True)
             threading.Event().wait(every)
 
     thread = threading.Thread(target=loop, name="grading-sweep", daemon=True)

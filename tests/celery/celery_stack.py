@@ -81,6 +81,7 @@ class Workers:
 
     def __init__(self, env: dict[str, str], tmp: Path):
         self.env, self.tmp, self.procs = env, tmp, {}
+        self.identities: dict[str, str] = {}  # name -> host:pid:start (sandbox container labels)
 
     def start(self, name: str, concurrency: int = 1, extra: dict[str, str] | None = None) -> None:
         log = (self.tmp / f"{name}.log").open("wb")

@@ -291,3 +291,78 @@ def test_postgresql_stopped_20_s_keeps_finished_results_and_penalises_no_one(pos
     assert regraded == 0
     assert 500 not in statuses and statuses[503] > 0
     assert after[0] == 202, after  # the 503s did not count against the learner's rate limit
+
+
+def _docker_client():
+    """The engine, with the sandbox image built from this grader code, or a skip saying what is missing."""
+    docker = pytest.importorskip("docker", reason="the docker SDK is not installed")
+    from grader.sandboxes.docker_image import image_name, image_state
+
+    try:
+        client = docker.from_env(timeout=10)
+        client.ping()
+    except Exception as exc:  # noqa: BLE001 -- any failure means: no engine here
+        pytest.skip(f"no Docker engine answers ({type(exc).__name__})")
+    if image_state(client) != "current":
+        pytest.skip(f"sandbox image {image_name()} is missing or from other grader code: make sandbox-image")
+    return client
+
+
+DOCKER_WORKER = {"GRADER_SANDBOX": "docker", "GRADING_TEST_GRADE_FUNCTION": "", "GRADER_POOL_SIZE": "1"}
+
+
+def _containers_of(client, workers: Workers, name: str) -> list:
+    from grader.sandboxes.docker_owner import process_identity
+    from grader.sandboxes.docker_settings import LABEL_WORKER
+
+    identity = workers.identities.setdefault(name, process_identity(workers.procs[name].pid))
+    return client.containers.list(all=True, filters={"label": f"{LABEL_WORKER}={identity}"})
+
+
+def _running(containers: list) -> bool:
+    return bool(containers) and all(c.status == "running" for c in containers)
+
+
+@pytest.mark.docker
+def test_the_sandboxes_of_a_killed_worker_end_and_are_removed_within_a_minute(stack):
+    client = _docker_client()
+    web, workers = stack
+    web.serve()
+    for name in ("victim", "survivor"):
+        workers.start(name, extra=DOCKER_WORKER)
+    for name in ("victim", "survivor"):
+        wait_until(lambda name=name: _running(_containers_of(client, workers, name)), 300,
+                   f"{name}'s warm sandbox")
+    mine = [c.id for c in _containers_of(client, workers, "victim")]
+
+    killed_at = time.monotonic()
+    workers.kill("victim")  # kill -9 of parent and pool: no atexit, no shutdown hook runs
+    wait_until(lambda: not any(c.status == "running" for c in _containers_of(client, workers, "victim")),
+               60, "the victim's sandboxes to end")
+    ended = time.monotonic() - killed_at
+    wait_until(lambda: not _containers_of(client, workers, "victim"), 60, "the victim's sandboxes to go")
+    gone = time.monotonic() - killed_at
+
+    figure("docker: a killed worker's warm sandboxes ended / removed after", f"{ended:.1f} s / {gone:.1f} s "
+           f"({len(mine)} container(s))")
+    assert gone < 60
+    assert _running(_containers_of(client, workers, "survivor"))  # a live worker's are left alone
+
+
+@pytest.mark.docker
+def test_a_worker_stopped_as_compose_down_does_removes_its_sandboxes(stack):
+    client = _docker_client()
+    web, workers = stack
+    web.serve()
+    workers.start("alone", extra=DOCKER_WORKER)
+    wait_until(lambda: _running(_containers_of(client, workers, "alone")), 300, "a warm sandbox")
+    _containers_of(client, workers, "alone")  # its identity, read while its process lives
+
+    stopped_at = time.monotonic()
+    os.kill(workers.procs["alone"].pid, signal.SIGTERM)  # what `docker compose down` sends to PID 1
+    workers.procs["alone"].wait(timeout=60)
+    wait_until(lambda: not _containers_of(client, workers, "alone"), 60, "its sandboxes to go")
+    gone = time.monotonic() - stopped_at
+
+    figure("docker: a worker's sandboxes gone after its SIGTERM (compose down), no other worker", f"{gone:.1f} s")
+    assert gone < 60
