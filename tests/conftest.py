@@ -101,3 +101,31 @@ def once_per_run(what: str) -> None:
                     f"{worker}): its module must run whole on one xdist worker (--dist loadfile)")
     with os.fdopen(fd, "w") as handle:
         handle.write(worker)
+
+
+# The fault suite (tests/celery/test_faults.py) prints figures that docs/scaling.md quotes.
+# Under xdist a test's prints are hidden, so each figure is also appended to one file per run,
+# shown at the end of the run by the controller.
+FIGURES_ENV = "LEARNAI_FAULT_FIGURES"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and FIGURES_ENV not in os.environ:
+        import tempfile
+
+        handle, path = tempfile.mkstemp(prefix="learnai-fault-figures-", suffix=".txt")
+        os.close(handle)
+        os.environ[FIGURES_ENV] = path  # xdist workers start later and inherit it
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    path = Path(os.environ.get(FIGURES_ENV, ""))
+    if path.is_file():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        path.unlink()
+        if lines:
+            terminalreporter.section("fault suite figures")
+            for line in lines:
+                terminalreporter.line(line)

@@ -23,7 +23,13 @@ DRAFT = "/api/exercises/add-numbers/draft"
 
 
 def figure(name: str, value: object) -> None:
-    print(f"FIGURE {name}: {value}", flush=True)
+    """Print a figure, and keep it for the run's summary (tests/conftest.py shows it under xdist too)."""
+    line = f"FIGURE {name}: {value}"
+    print(line, flush=True)
+    kept = os.environ.get("LEARNAI_FAULT_FIGURES")
+    if kept:
+        with open(kept, "a", encoding="utf-8") as figures:
+            figures.write(line + "\n")
 
 
 def events(web: Stack, marker: str) -> list[tuple[str, str, float]]:
