@@ -98,6 +98,8 @@ def main() -> int:
         result = wait(lambda: (r := browser.call("GET", f"/api/submissions/{body['id']}")[1]).get("status") == "done"
                       and r["result"], 300, "the result", every=0.5)
         print(f"graded end to end: {result['status']} after {time.monotonic() - sent:.1f} s")
+        if result["status"] != "pass":
+            raise SystemExit(f"the reference solution was not graded pass: {json.dumps(result)[:2000]}")
 
         victim = sorted(hosts)[0]
         mine = {hosts[victim]}
