@@ -90,21 +90,24 @@ def _not_refused(response: Response) -> bool:
 
 
 def _count_served_only(limiter: Limiter) -> None:
-    """Every limit of this limiter counts a request only if the server did not fail it (< 500).
+    """Limits that count after the response (a deduct_when) never count a request the server failed.
 
-    A learner whose request met a database or Redis outage (503) did nothing wrong; without
-    this, the retries they make after an outage would end in 429s. Each limit's own
-    deduct_when (refused by the cap, a successful login) still applies on top.
+    A learner whose submission met a database or Redis outage (503) did nothing wrong; without
+    this, their retries after the outage ended in 429s, and a login that met an outage counted
+    as a failed one. Limits that count before the request (every login per address, sign-up,
+    drafts, quiz, run) stay so: counting afterwards would let parallel requests overshoot them.
     """
     for name in ("limit", "shared_limit"):
         original = getattr(limiter, name)
 
         def limited(*args: object, _original: object = original, deduct_when: object = None,
                     **kwargs: object) -> object:
-            def served(response: Response, _also: object = deduct_when) -> bool:
-                return response.status_code < 500 and (_also is None or _also(response))  # type: ignore[operator]
+            if deduct_when is not None:
+                def served(response: Response, _also: object = deduct_when) -> bool:
+                    return response.status_code < 500 and _also(response)  # type: ignore[operator]
 
-            return _original(*args, deduct_when=served, **kwargs)  # type: ignore[operator]
+                kwargs["deduct_when"] = served
+            return _original(*args, **kwargs)  # type: ignore[operator]
 
         setattr(limiter, name, limited)
 

@@ -12,7 +12,7 @@ from flask_login import current_user
 from sqlalchemy import delete, func, select, update
 from werkzeug.wrappers import Response
 
-from app.errors import json_error
+from app.errors import json_error, unavailable
 from app.extensions import db
 from app.grading.clock import db_now
 from app.models import Submission
@@ -67,9 +67,9 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
         Submission.id == submission.id, Submission.status == "held").values(status="queued", heartbeat_at=None))
     db.session.commit()
     if admitted.rowcount != 1:  # type: ignore[attr-defined]  # forgotten meanwhile (a stall of minutes)
-        return json_error(503, "queue_unavailable", _("Grading is unavailable for a moment, so this "
-                          "submission was not kept. Your code is still in the editor: wait a minute, "
-                          "then submit again."))
+        return unavailable("queue_unavailable", _(  # type: ignore[return-value]
+            "Grading is unavailable for a moment, so this submission was not kept. "
+            "Your code is still in the editor: wait a minute, then submit again."))
     return None
 
 
