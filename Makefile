@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test setup venv bundle db lint validate sandbox-image web-image worker bench bench-docker bench-class clean
+.PHONY: run test setup venv bundle db lint validate sandbox-image web-image compose-images worker bench bench-docker bench-class clean
 
 run: setup ## serve on http://127.0.0.1:5000 with gunicorn
 	$(VENV)/bin/gunicorn --workers 1 --threads 8 --bind $(HOST):$(PORT) 'app:create_app()'
@@ -60,6 +60,9 @@ worker: setup ## a Celery grading worker: CELERY_BROKER_URL=redis://localhost:63
 
 web-image: venv bundle ## the web/worker image for compose.yaml (no registry needed)
 	bash scripts/build-web-image.sh
+
+compose-images: ## Redis and PostgreSQL images for compose.yaml from Debian's packages (no registry needed)
+	bash scripts/build-compose-images.sh
 
 sandbox-image: venv ## the docker sandbox image (debootstrap base where no registry is reachable)
 	bash scripts/build-sandbox-image.sh

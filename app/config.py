@@ -84,6 +84,10 @@ def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "GRADING_HEARTBEAT_S": float(env.get("GRADING_HEARTBEAT_S") or 5),
         "GRADING_STALE_AFTER_S": float(env.get("GRADING_STALE_AFTER_S") or 60),
         "GRADING_SWEEP_S": float(env.get("GRADING_SWEEP_S") or 15),
+        # A job whose grading process or host was lost this many times ends with a message.
+        "GRADING_MAX_ATTEMPTS": int(env.get("GRADING_MAX_ATTEMPTS") or 3),
+        # How long a worker keeps a finished result while the database is unreachable.
+        "GRADING_STORE_RETRY_S": float(env.get("GRADING_STORE_RETRY_S") or 300),
         # Longer than the longest grading (120 s limit + 300 s GPU wait + container start).
         "GRADING_VISIBILITY_TIMEOUT_S": int(env.get("GRADING_VISIBILITY_TIMEOUT_S") or 3600),
         # Runs (the Run button) are jobs in a lane of their own (app.grading.runs): threads in the
@@ -131,8 +135,14 @@ def instance_secret(instance_path: str) -> str:
 
 
 def fix_engine_options(config: dict[str, Any]) -> None:
-    """SQLite waits for a lock instead of failing at once when the worker and a request write."""
+    """Connections checked before use; SQLite waits for a lock instead of failing at once."""
     uri = str(config.get("SQLALCHEMY_DATABASE_URI", ""))
+    options = config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
+    # After a database restart every pooled connection is dead: test each before a request
+    # uses it, rather than answering that request with an error.
+    options.setdefault("pool_pre_ping", True)
     if uri.startswith("sqlite"):
-        options = config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
         options.setdefault("connect_args", {}).setdefault("timeout", 15)
+    elif uri.startswith("postgresql"):
+        # A database host that does not answer fails a request in seconds, not minutes.
+        options.setdefault("connect_args", {}).setdefault("connect_timeout", 5)

@@ -6,10 +6,19 @@ import logging
 
 from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _
+from markupsafe import escape
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
 log = logging.getLogger(__name__)
+
+# The database or Redis did not answer: the request may succeed in a moment, so it is a 503
+# with Retry-After, not a 500 (and, being >= 500, it never counts against a rate limit).
+UNREACHABLE = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+RETRY_AFTER_S = 30
 
 
 def _messages() -> dict[int, str]:
@@ -29,6 +38,33 @@ def json_error(status: int, error: str, message: str) -> tuple[Response, int]:
     return jsonify({"error": error, "message": message}), status
 
 
+def unavailable(error: str, message: str) -> tuple[Response | str, int]:
+    """503 with Retry-After, as JSON under /api/ and as a readable page elsewhere."""
+    if request.path.startswith("/api/"):
+        response, status = json_error(503, error, message)
+    else:
+        try:
+            page = render_template("errors/page.html", status=503, message=message)
+        except UNREACHABLE:  # the layout asks for the logged-in account, which needs the database
+            page = f"<!doctype html><title>503</title><h1>503</h1><p>{escape(message)}</p>"
+        response, status = Response(page, mimetype="text/html"), 503
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return response, status
+
+
+def _handle_unreachable(exc: Exception) -> tuple[Response | str, int]:
+    log.warning("%s on %s: %s", type(exc).__name__, request.path, str(exc).splitlines()[0] if str(exc) else "")
+    from app.extensions import db
+
+    try:
+        db.session.rollback()
+    except UNREACHABLE:
+        pass  # the connection went with the server; the pool checks the next one before use
+    message = _("Part of the platform is unavailable for a moment. Nothing you saved is lost; "
+                "wait a minute, then try again.")
+    return unavailable("temporarily_unavailable", message)
+
+
 def _handle(exc: HTTPException) -> tuple[Response | str, int]:
     status = exc.code or 500
     message = _messages().get(status, exc.description or "")
@@ -46,3 +82,5 @@ def _handle_unexpected(exc: Exception) -> tuple[Response | str, int]:
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(Exception, _handle_unexpected)
+    for kind in UNREACHABLE:
+        app.register_error_handler(kind, _handle_unreachable)

@@ -6,12 +6,13 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Index, String, Text
+from sqlalchemy import JSON, DateTime, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
 
-STATUSES = ("queued", "running", "done")
+# "held": stored but not yet admitted (the caps are counted after storing); no worker claims it.
+STATUSES = ("held", "queued", "running", "done")
 
 
 def _new_id() -> str:
@@ -47,6 +48,9 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     # heartbeat that stops (the worker died) lets another worker take the job over.
     claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Claims so far: a job whose grading process died this many times ends with a message
+    # (GRADING_MAX_ATTEMPTS) instead of killing worker after worker.
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 

@@ -89,6 +89,29 @@ def _not_refused(response: Response) -> bool:
     return response.status_code != 429
 
 
+def _count_served_only(limiter: Limiter) -> None:
+    """Limits that count after the response (a deduct_when) never count a request the server failed.
+
+    A learner whose submission met a database or Redis outage (503) did nothing wrong; without
+    this, their retries after the outage ended in 429s, and a login that met an outage counted
+    as a failed one. Limits that count before the request (every login per address, sign-up,
+    drafts, quiz, run) stay so: counting afterwards would let parallel requests overshoot them.
+    """
+    for name in ("limit", "shared_limit"):
+        original = getattr(limiter, name)
+
+        def limited(*args: object, _original: object = original, deduct_when: object = None,
+                    **kwargs: object) -> object:
+            if deduct_when is not None:
+                def served(response: Response, _also: object = deduct_when) -> bool:
+                    return response.status_code < 500 and _also(response)  # type: ignore[operator]
+
+                kwargs["deduct_when"] = served
+            return _original(*args, **kwargs)  # type: ignore[operator]
+
+        setattr(limiter, name, limited)
+
+
 def init_app(app: Flask) -> None:
     """One limiter per app (tests build many apps); call after the blueprints are registered."""
     config = app.config
@@ -97,7 +120,14 @@ def init_app(app: Flask) -> None:
         app=app,
         storage_uri=config["RATELIMIT_STORAGE_URI"],
         headers_enabled=True,  # Retry-After tells the editor and scripts how long to wait
+        # Redis away: count in this process's memory until it answers again, rather than
+        # failing every limited request (login, drafts, submissions) with a 500.
+        in_memory_fallback_enabled=True,
+        swallow_errors=True,  # Redis lost mid-request: log it, never turn it into a 500
+        storage_options={"socket_connect_timeout": 1, "socket_timeout": 1}
+        if config["RATELIMIT_STORAGE_URI"].startswith("redis") else {},
     )
+    _count_served_only(limiter)
     _wrap(app, "api.submit", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
                                            key_func=submission_key, deduct_when=_not_refused))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.

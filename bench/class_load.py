@@ -8,6 +8,10 @@ a second and submit again, one ABUSER who submits sleepers as fast as the caps l
 reader who loads a lesson page every 0.2 s. Grading is the stand-in of tests/celery (a sleep of
 --grade-s per honest job, --abuse-s per sleeper), so the figures measure the queue, not the
 sandbox. Prints throughput, honest submit->result p50/p95, lesson page p95 and lost/duplicated jobs.
+
+    --real: real gradings instead (the grader and GRADER_SANDBOX's sandbox, default local; every
+    learner, the abuser too, submits amp-train-one-epoch's solution) on a private PostgreSQL
+    cluster (tests/celery/private_postgres.py). Duplicated then means graded more than once.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,17 +43,40 @@ def p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+REAL_EXERCISE = "amp-train-one-epoch"
+
+
 def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float | str]:
     tmp = Path(tempfile.mkdtemp(prefix=f"class-{setup}-"))
-    stack = Stack(tmp)
+    database = None
+    if args.real:
+        from private_postgres import PrivatePostgres
+
+        database = PrivatePostgres()
+        database.create()
+    stack = Stack(tmp, db_url=database.url if database else None)
+    if args.real:
+        stack.exercises = REPO / "exercises"
     stack.redis.start()
     os.environ.update(GRADING_TEST_LOG=str(stack.grade_log), WORKER_NAME="web")
     workers = Workers(stack.env(), tmp)
+    real = {"GRADING_TEST_GRADE_FUNCTION": "", "EXERCISES_DIR": str(stack.exercises),
+            "GRADER_SANDBOX": os.environ.get("GRADER_SANDBOX", "local")} if args.real else {}
+    solution = (REPO / "exercises" / REAL_EXERCISE / "solution.py").read_text() if args.real else ""
+
+    def send(me: Learner, sleep: float) -> tuple[int, dict]:
+        if args.real:
+            return me.request("POST", f"/api/exercises/{REAL_EXERCISE}/submissions", {"code": solution})
+        return me.submit(code(uuid.uuid4().hex, sleep=sleep))
+
     try:
         if workers_n:
-            base = stack.serve()
+            base = stack.serve(EXERCISES_DIR=str(stack.exercises))
             for index in range(workers_n):
-                workers.start(f"w{index + 1}")
+                workers.start(f"w{index + 1}", extra=real)
+        elif args.real:
+            base = stack.serve(CELERY_BROKER_URL=None, GRADER_WORKERS=1, EXERCISES_DIR=str(stack.exercises),
+                               GRADER_SANDBOX=real["GRADER_SANDBOX"])
         else:
             import celery_fakes
 
@@ -65,7 +93,7 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
             me = Learner(base)
             while not stop.is_set():
                 t0 = time.monotonic()
-                status, body = me.submit(code(uuid.uuid4().hex, sleep=args.grade_s))
+                status, body = send(me, args.grade_s)
                 if status != 202:
                     refused[body.get("error")] += 1
                     time.sleep(1)
@@ -78,7 +106,7 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
         def abuser() -> None:
             me = Learner(base)
             while not stop.is_set():
-                status, body = me.submit(code(uuid.uuid4().hex, sleep=args.abuse_s))
+                status, body = send(me, args.abuse_s)
                 if status == 202:
                     accepted.append(body["id"])
                 else:
@@ -98,8 +126,13 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
         started = time.monotonic()
         for thread in threads:
             thread.start()
+        window_start = datetime.now(UTC)
         time.sleep(args.seconds)
-        done_in_window = sum(1 for e in stack.grade_events() if e[0] == "done")
+        if args.real:  # finished_at is the database's clock: this host's, for a private cluster
+            done_in_window = sum(1 for row in stack.rows() if row.status == "done" and row.finished_at
+                                 and row.finished_at >= window_start)
+        else:
+            done_in_window = sum(1 for e in stack.grade_events() if e[0] == "done")
         window = time.monotonic() - started
         stop.set()
         for thread in threads:
@@ -123,7 +156,8 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
             "lesson p95 ms": round(p(pages, 0.95) * 1000, 1),
             "accepted": len(accepted),
             "lost": sum(1 for sid in accepted if rows.get(sid) is None or rows[sid].status != "done"),
-            "duplicated": sum(1 for n in graded.values() if n > 1),
+            "duplicated": (sum(1 for row in rows.values() if row.attempts > 1) if args.real
+                           else sum(1 for n in graded.values() if n > 1)),
             "refused (cap)": refused.get("too_many_pending", 0),
         }
     finally:
@@ -132,6 +166,8 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
             stack.server.shutdown()
             stack.app.extensions["grading_queue"].shutdown(wait=False)
         stack.redis.kill()
+        if database is not None:
+            database.destroy()
 
 
 def main() -> None:
@@ -140,14 +176,19 @@ def main() -> None:
     parser.add_argument("--honest", type=int, default=8)
     parser.add_argument("--grade-s", type=float, default=0.5, help="one honest grading")
     parser.add_argument("--abuse-s", type=float, default=3.0, help="one sleeper's grading")
+    parser.add_argument("--real", action="store_true", help="real amp-train-one-epoch gradings on PostgreSQL")
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request drowns the table
     results = [run("in-process (1 thread)", 0, args), run("celery, 1 worker", 1, args),
                run("celery, 2 workers", 2, args)]
     keys = list(results[0])
     width = max(len(str(r[k])) for r in results for k in keys) + 2
-    print(f"{args.honest} honest learners + 1 abuser for {args.seconds:.0f} s; "
-          f"grading {args.grade_s} s (honest), {args.abuse_s} s (abuser)")
+    if args.real:
+        print(f"{args.honest} honest learners + 1 abuser for {args.seconds:.0f} s; real {REAL_EXERCISE} "
+              f"gradings ({os.environ.get('GRADER_SANDBOX', 'local')} sandbox), PostgreSQL")
+    else:
+        print(f"{args.honest} honest learners + 1 abuser for {args.seconds:.0f} s; "
+              f"grading {args.grade_s} s (honest), {args.abuse_s} s (abuser)")
     for key in keys:
         print(f"{key:>16}: " + "".join(f"{str(r[key]):>{max(width, 24)}}" for r in results))
 

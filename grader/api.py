@@ -100,6 +100,31 @@ def check_exercise(exercise: Exercise, sandbox: str | None = None) -> Any:
     return check(exercise, sandbox)
 
 
+def claim_worker_identity() -> str:
+    """In a grading worker's main process, before its pool forks: sandboxes carry its identity."""
+    from grader.sandboxes.docker_owner import claim_identity_for_children
+
+    return claim_identity_for_children()
+
+
+def remove_orphan_sandboxes(sandbox: str | None = None, *, this_worker: bool = False) -> int:
+    """Remove docker sandbox containers of grading workers that are gone; returns how many.
+
+    `this_worker`: every container of this worker instead (its own shutdown). Nothing happens
+    unless `sandbox` resolves to the docker backend: only this project's labelled containers
+    are ever touched, and only where this process grades with Docker.
+    """
+    backend = get_sandbox(sandbox)
+    if backend.name != "docker":
+        return 0
+    from grader.sandboxes.docker import engine
+    from grader.sandboxes.docker_janitor import remove_orphans
+    from grader.sandboxes.docker_owner import worker_identity
+
+    client = engine().client
+    return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)
+
+
 def internal_error(exercise_id: str, lang: str, detail: str = "") -> dict[str, Any]:
     """A results document for a platform fault (the learner is not blamed), as a dict."""
     return error_result(exercise_id, "internal", run_error("internal", lang, detail=detail)).to_dict()

@@ -114,3 +114,31 @@ def old_document() -> dict:
             "message": "", "tests": [row("one-scaler", "pass", 1, 1), row("zero-grad-each-iteration", "pass", 1, 1),
                                      row("update-after-step", "fail", 0, 0), row("runs", "pass", 0, 0)],
             "advice": [], "output": "", "duration_s": 0.5}
+
+
+# The fault suite (tests/celery/test_faults.py) prints figures that docs/scaling.md quotes.
+# Under xdist a test's prints are hidden, so each figure is also appended to one file per run,
+# shown at the end of the run by the controller.
+FIGURES_ENV = "LEARNAI_FAULT_FIGURES"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and FIGURES_ENV not in os.environ:
+        import tempfile
+
+        handle, path = tempfile.mkstemp(prefix="learnai-fault-figures-", suffix=".txt")
+        os.close(handle)
+        os.environ[FIGURES_ENV] = path  # xdist workers start later and inherit it
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    path = Path(os.environ.get(FIGURES_ENV, ""))
+    if path.is_file():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        path.unlink()
+        if lines:
+            terminalreporter.section("fault suite figures")
+            for line in lines:
+                terminalreporter.line(line)

@@ -13,7 +13,7 @@ from app.accounts.identity import is_instructor, learner_key
 from app.api import bp
 from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
-from app.errors import json_error
+from app.errors import json_error, unavailable
 from app.extensions import db
 from app.grading import admission, runs
 from app.grading.queue import get_queue
@@ -53,8 +53,9 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
         log.exception("could not enqueue submission %s", submission.id)
         db.session.delete(submission)
         db.session.commit()
-        message = _("Grading is unavailable right now. Please try again.")
-        return json_error(503, "queue_unavailable", message)
+        message = _("Grading is unavailable for a moment, so this submission was not kept. "
+                    "Your code is still in the editor: wait a minute, then submit again.")
+        return unavailable("queue_unavailable", message)  # type: ignore[return-value]
     response = jsonify({"id": submission.id, "status": "queued"})
     response.headers["Location"] = url_for("api.submission", submission_id=submission.id)
     return response, 202

@@ -11,14 +11,16 @@ from flask import current_app
 from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 from werkzeug.wrappers import Response
 
-from app.errors import json_error
+from app.errors import json_error, unavailable
 from app.extensions import db
+from app.grading.clock import db_now
 from app.models import Run, Submission
 
-PENDING = ("queued", "running")
+# "held" counts: a submission being admitted is pending for the caps before any worker sees it.
+PENDING = ("held", "queued", "running")
 
 
 def client_network() -> str:
@@ -64,8 +66,12 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
 
     Stored first and counted after, so two requests racing each other cannot both slip under
     the cap; a refused submission is deleted again and nothing of it remains. Returns the 429.
+    It is stored "held" and becomes "queued" only once admitted: no worker can claim (and
+    grade) a submission in the moment between storing and deleting a refused one.
     """
     config = current_app.config
+    # Held rows are stamped by the database's clock, which forget_held compares with.
+    submission.status, submission.heartbeat_at = "held", db_now()
     anonymous = _store(submission)
     cap = int(config["GRADING_MAX_PENDING_PER_LEARNER"])
     if _pending(Submission, Submission.learner == submission.learner) > cap:
@@ -77,6 +83,13 @@ def admit(submission: Submission) -> tuple[Response, int] | None:
         message = _("Many learners without an account are waiting for grading from your network "
                     "right now. Log in to submit, or wait a minute and submit again.")
         return _refuse(submission, "too_many_pending_address", message)
+    admitted = db.session.execute(update(Submission).where(
+        Submission.id == submission.id, Submission.status == "held").values(status="queued", heartbeat_at=None))
+    db.session.commit()
+    if admitted.rowcount != 1:  # type: ignore[attr-defined]  # forgotten meanwhile (a stall of minutes)
+        return unavailable("queue_unavailable", _(  # type: ignore[return-value]
+            "Grading is unavailable for a moment, so this submission was not kept. "
+            "Your code is still in the editor: wait a minute, then submit again."))
     return None
 
 
@@ -103,3 +116,15 @@ def admit_run(run: Run) -> tuple[Response, int] | None:
                     "submitting for grading still works.")
         return _refuse(run, "runs_busy", message)
     return None
+
+
+def forget_held(older_than_s: float) -> int:
+    """Delete submissions left "held" by a web process that died while admitting them.
+
+    The learner never got an answer saying they were accepted; left alone they would count
+    against the learner's cap for ever.
+    """
+    gone = db.session.execute(delete(Submission).where(
+        Submission.status == "held", Submission.heartbeat_at < db_now(older_than_s)))
+    db.session.commit()
+    return int(gone.rowcount or 0)  # type: ignore[attr-defined]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-from celery.signals import worker_process_init, worker_ready
+from billiard.exceptions import WorkerLostError
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
+from celery.worker.request import Request
 
 from app import config
 from app.grading.celery_queue import RUN_TASK, TASK, make_celery
@@ -19,6 +22,9 @@ if not _settings.get("CELERY_BROKER_URL"):
     raise SystemExit("Set CELERY_BROKER_URL (e.g. redis://localhost:6379/0) to run a grading worker.")
 celery = make_celery(_settings)
 _flask: dict[int, Flask] = {}
+# Imported in the worker's main process before its pool forks: every sandbox container its
+# pool processes start carries this worker's identity, so others can tell when it is gone.
+importlib.import_module("grader.api").claim_worker_identity()
 
 
 def flask_app() -> Flask:
@@ -45,12 +51,35 @@ def flask_app() -> Flask:
     return _flask[pid]
 
 
-@celery.task(name=TASK, acks_late=True, reject_on_worker_lost=True)
-def grade(submission_id: str = "", kind: str = "cpu") -> str | None:
-    """A token for one grading: grade the fairest queued job of this queue, whichever it is."""
+class GradingRequest(Request):  # type: ignore[misc]
+    """Runs in the worker's main process, which outlives its pool processes."""
+
+    def on_failure(self, exc_info: Any, send_failed_event: bool = True, return_ok: bool = False) -> None:
+        exc = getattr(exc_info.exception, "exc", exc_info.exception)
+        if isinstance(exc, WorkerLostError):
+            # The pool process died mid-grading (kill -9, the OOM killer). Its job was claimed
+            # with this message's id: put it back in the queue (or end it after N attempts)
+            # before Celery re-queues the message (acks_late + reject_on_worker_lost), so the
+            # redelivered token finds it. If the database is away, the heartbeat limit does it.
+            from app.grading.lost import release
+
+            try:
+                release(flask_app(), self.id)
+            except Exception:
+                logging.getLogger(__name__).warning("could not give back the job of %s", self.id,
+                                                    exc_info=True)
+        super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)
+
+
+@celery.task(name=TASK, bind=True, Request=GradingRequest)
+def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
+    """A token for one grading: grade the fairest queued job of this queue, whichever it is.
+
+    The claim carries this message's id, which is what ties the job to Celery's delivery.
+    """
     from app.grading.worker import grade_next
 
-    return grade_next(flask_app(), kind)
+    return grade_next(flask_app(), kind, token=self.request.id)
 
 
 @celery.task(name=RUN_TASK, acks_late=True, reject_on_worker_lost=True)
@@ -67,7 +96,19 @@ def _start_sweeping(**_: Any) -> None:
     from app.grading.queue import get_queue
 
     app = flask_app()
-    maintenance.start(app, get_queue(app))  # type: ignore[arg-type]
+    maintenance.start(app, get_queue(app))  # type: ignore[arg-type]  # also removes dead workers' sandboxes
+
+
+@worker_shutdown.connect
+def _remove_own_sandboxes(**_: Any) -> None:
+    # A warm shutdown (docker compose down, SIGTERM): the pool processes are gone by now and
+    # never ran atexit; remove every container this worker's pool made, at once.
+    from grader.api import remove_orphan_sandboxes
+
+    try:
+        remove_orphan_sandboxes(flask_app().config["GRADER_SANDBOX"], this_worker=True)
+    except Exception:
+        logging.getLogger(__name__).warning("could not remove this worker's sandboxes", exc_info=True)
 
 
 @worker_process_init.connect

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 from typing import TYPE_CHECKING, Any
 
 from celery import Celery
@@ -30,10 +32,17 @@ PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "i
 def make_celery(config: dict[str, Any]) -> Celery:
     """A Celery app whose settings make a lost worker's job come back instead of vanishing."""
     celery = Celery("learnai", broker=config["CELERY_BROKER_URL"])
+    # Each option is set here once (docs/scaling.md, "Celery's options"); the task sets none.
     celery.conf.update(
-        task_acks_late=True,  # acknowledged after grading, so a worker's death re-delivers it
-        task_reject_on_worker_lost=True,  # a killed pool process puts its message back at once
+        # Acknowledged after grading; with reject_on_worker_lost a killed pool process's message
+        # goes back to Redis at once, and the worker's main process gives its job back
+        # (celery_app.GradingRequest), so the redelivered token grades it within seconds.
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,  # a busy worker does not sit on tokens others could run
+        # Redis lost while grading: finish and store the result (it goes to the database, not
+        # Redis). Celery 6 would cancel the running grading by default; say what we want.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
         task_ignore_result=True,  # results live in the platform's database
         task_serializer="json",
         accept_content=["json"],
@@ -42,8 +51,10 @@ def make_celery(config: dict[str, Any]) -> Celery:
         broker_transport_options={
             # Longer than any grading (time limit, GPU wait, container start): a message is only
             # handed out again when its worker is gone, never while it is still being graded.
+            # A whole host's death is handled by the heartbeat (a minute), not by this.
             "visibility_timeout": config["GRADING_VISIBILITY_TIMEOUT_S"],
             "socket_connect_timeout": 3,
+            "socket_timeout": 5,
         },
     )
     return celery
@@ -94,11 +105,37 @@ class CeleryQueue:
         """The workers reclaim and re-enqueue (app.grading.maintenance); a web start does not."""
         return []
 
+    def try_lock(self, name: str, seconds: float) -> bool:
+        """Take a lock that expires by itself after `seconds` (Redis SET NX PX); False if held."""
+        with self.celery.connection_for_write() as connection:
+            client = connection.default_channel.client
+            return bool(client.set(f"learnai:lock:{name}", os.getpid(), nx=True, px=int(seconds * 1000)))
+
     def backlog(self, kind: str) -> int:
         """Tokens waiting in Redis for this queue (kombu keeps a queue as a Redis list)."""
         with self.celery.connection_for_write() as connection:
             client = connection.default_channel.client
             return int(client.llen(kind))
+
+    def reserved(self, kind: str) -> list[str]:
+        """Task ids of this queue's tokens delivered to a worker and not yet acknowledged.
+
+        kombu keeps them in its "unacked" hash: tokens a worker holds (running, or reserved
+        while it is busy) and tokens of a worker that died (back only after the visibility
+        timeout). The sweep tells them apart by whether the token has claimed a job.
+        """
+        with self.celery.connection_for_write() as connection:
+            channel = connection.default_channel
+            ids = []
+            for raw in channel.client.hvals(channel.unacked_key):
+                try:
+                    message, _, routing_key = json.loads(raw)
+                    task_id = message["headers"]["id"]
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if routing_key == kind:
+                    ids.append(str(task_id))
+            return ids
 
     def shutdown(self, wait: bool = True) -> None:
         self.celery.close()

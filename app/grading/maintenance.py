@@ -1,4 +1,4 @@
-"""Worker upkeep: take over jobs whose worker died, and re-publish tokens Redis lost."""
+"""Worker upkeep: take over jobs whose worker died, and re-publish tokens Redis lost (one sweeper at a time)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.grading import runs
+from app.grading.admission import forget_held
+from app.grading.lost import reclaim_stale
 from app.grading.routing import QUEUES, queue_kind
-from app.grading.worker import reclaim_stale
 from app.models import Submission
+from grader.api import remove_orphan_sandboxes
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -33,18 +35,42 @@ def queued_by_kind(app: Flask) -> dict[str, int]:
     return counts
 
 
-def sweep(app: Flask, queue: CeleryQueue) -> int:
-    """One pass; returns the tokens published.
+def unspent(app: Flask, reserved: list[str]) -> int:
+    """How many of these delivered tokens will still claim a job: those that never claimed one.
+
+    A token that claimed a job is spent, whether its grading runs, ended, or died with its
+    worker (a job given back keeps its last claim's token). A worker that reconnects after a
+    Redis loss reserves tokens while it is busy: without counting those, every round would
+    publish them again.
+    """
+    if not reserved:
+        return 0
+    with app.app_context():
+        spent = set(db.session.scalars(select(Submission.claimed_by).where(Submission.claimed_by.in_(reserved))))
+        db.session.commit()
+    return len(set(reserved) - spent)
+
+
+def sweep(app: Flask, queue: CeleryQueue) -> int | None:
+    """One pass; returns the tokens published, None when another worker swept this round.
 
     A queued job needs a token in Redis. Tokens are lost when Redis restarts without its data,
     when the web process dies between storing and publishing, or when a job is reclaimed; a
-    surplus token costs one empty look at the database, so topping up to the queued count is safe.
+    surplus token costs one empty look at the database. Only one worker sweeps per round (a
+    Redis lock that expires before the next round), so N workers do not publish N times the
+    missing tokens after Redis lost them.
     """
+    if not queue.try_lock("grading-sweep", 0.8 * float(app.config["GRADING_SWEEP_S"])):
+        return None
     for submission_id in reclaim_stale(app):
         log.info("submission %s goes back to the queue", submission_id)
+    with app.app_context():
+        # An admission takes milliseconds; a minute leaves room for a request that stalled.
+        if forgotten := forget_held(60):
+            log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
     published = 0
     for kind, queued in queued_by_kind(app).items():
-        missing = queued - queue.backlog(kind)
+        missing = queued - queue.backlog(kind) - unspent(app, queue.reserved(kind))
         for _ in range(max(0, missing)):
             queue.publish(kind)
             published += 1
@@ -55,7 +81,7 @@ def sweep(app: Flask, queue: CeleryQueue) -> int:
 
 
 def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
-    """Sweep at start (recovery of what was left queued) and then every GRADING_SWEEP_S."""
+    """Sweep at start (recovery of what was left queued, sandboxes of dead workers) and then every GRADING_SWEEP_S."""
     every = float(app.config["GRADING_SWEEP_S"])
 
     def loop() -> None:
@@ -64,6 +90,12 @@ def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
                 sweep(app, queue)
             except Exception:  # Redis or the database away for a moment: try again next round
                 log.warning("grading sweep failed", exc_info=True)
+            try:
+                # Per Docker engine, not per class, so every worker does it (no lock): the
+                # sandbox containers of workers that died (docker only; a no-op otherwise).
+                remove_orphan_sandboxes(app.config["GRADER_SANDBOX"])
+            except Exception:
+                log.warning("removing dead workers' sandboxes failed", exc_info=True)
             threading.Event().wait(every)
 
     thread = threading.Thread(target=loop, name="grading-sweep", daemon=True)

@@ -7,15 +7,17 @@ import threading
 import uuid
 from collections.abc import Callable
 from contextlib import contextmanager
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import inspect, select, update
 
 from app.extensions import db
+from app.grading.clock import db_now
 from app.grading.fairness import fair_ids
+from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests import it from here
 from app.grading.routing import queue_kind
-from app.models import Submission, utcnow
+from app.grading.storing import store_finished
+from app.models import Submission
 from grader.api import error_result
 
 if TYPE_CHECKING:
@@ -49,16 +51,18 @@ def _grade_function(app: Flask) -> GradeFunction:
     return grade_code
 
 
-def _claim(submission_id: str) -> str | None:
+def _claim(submission_id: str, token: str | None = None) -> str | None:
     """Move queued -> running in one statement, so two workers never grade the same job.
 
-    Returns the claim token: only the holder of the token may store the result.
+    Returns the claim token: only the holder of the token may store the result. Celery workers
+    pass their message's task id, so the worker that sees the process die can give the job back.
     """
-    token, now = str(uuid.uuid4()), utcnow()
+    token, now = token or str(uuid.uuid4()), db_now()
     claimed = db.session.execute(
         update(Submission)
         .where(Submission.id == submission_id, Submission.status == "queued")
-        .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token)
+        .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token,
+                attempts=Submission.attempts + 1)
     )
     db.session.commit()
     return token if claimed.rowcount == 1 else None  # type: ignore[attr-defined]
@@ -86,7 +90,7 @@ def _store(submission_id: str, token: str, doc: dict[str, Any]) -> bool:
         update(Submission)
         .where(Submission.id == submission_id, Submission.claimed_by == token,
                Submission.status == "running")
-        .values(result=doc, status="done", finished_at=utcnow())
+        .values(result=doc, status="done", finished_at=db_now())
     )
     db.session.commit()
     return stored.rowcount == 1  # type: ignore[attr-defined]
@@ -105,7 +109,7 @@ def _heartbeat(app: Flask, submission_id: str, token: str) -> Iterator[None]:
                     db.session.execute(
                         update(Submission)
                         .where(Submission.id == submission_id, Submission.claimed_by == token)
-                        .values(heartbeat_at=utcnow())
+                        .values(heartbeat_at=db_now())
                     )
                     db.session.commit()
             except Exception:  # a missed beat is retried; a long outage makes the job reclaimable
@@ -125,16 +129,13 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     if sub is None:
         return
     catalog = app.extensions["exercise_catalog"]
+    exercise_id, lang = sub.exercise_id, sub.lang
+    # The heartbeat goes on while the result waits for the database, so a job whose result is
+    # kept through an outage is not taken for a dead worker's the moment the database returns.
     with _heartbeat(app, submission_id, token):
-        doc = _run_grader(app, catalog.get(sub.exercise_id), sub)
-    try:
-        if not _store(submission_id, token, doc):
-            log.warning("submission %s was taken over while grading; result dropped", submission_id)
-    except Exception:
-        # A result that cannot be stored (too big, database hiccup) must still end the job.
-        log.exception("could not store the result of submission %s", submission_id)
-        db.session.rollback()
-        _store(submission_id, token, _internal(sub.exercise_id, INTERNAL_MESSAGES, sub.lang))
+        doc = _run_grader(app, catalog.get(exercise_id), sub)
+        store_finished(app, submission_id, doc, store=lambda document: _store(submission_id, token, document),
+                       fallback=_internal(exercise_id, INTERNAL_MESSAGES, lang))
 
 
 def grade_submission(app: Flask, submission_id: str) -> None:
@@ -166,7 +167,7 @@ def fair_order(app: Flask, kind: str | None) -> list[str]:
     return fair_ids(Submission, queued)
 
 
-def grade_next(app: Flask, kind: str | None = None) -> str | None:
+def grade_next(app: Flask, kind: str | None = None, token: str | None = None) -> str | None:
     """Claim and grade the fairest queued job of this kind (None: any); returns its id.
 
     Every enqueued message is a token for one grading, not for one id: whichever job is
@@ -174,36 +175,16 @@ def grade_next(app: Flask, kind: str | None = None) -> str | None:
     """
     with app.app_context():
         for submission_id in fair_order(app, kind)[:20]:
-            token = _claim(submission_id)
-            if token is not None:  # else another worker won it; try the next one
-                _grade_claimed(app, submission_id, token)
+            claim = _claim(submission_id, token)
+            if claim is not None:  # else another worker won it; try the next one
+                _grade_claimed(app, submission_id, claim)
                 return submission_id
     return None
 
 
-def reclaim_stale(app: Flask) -> list[str]:
-    """Put running jobs whose heartbeat stopped (their worker died) back in the queue."""
-    cutoff = utcnow() - timedelta(seconds=float(app.config.get("GRADING_STALE_AFTER_S", 60)))
-    with app.app_context():
-        stale = list(db.session.scalars(
-            select(Submission.id).where(Submission.status == "running",
-                                        Submission.heartbeat_at < cutoff)
-        ))
-        for submission_id in stale:
-            db.session.execute(
-                update(Submission)
-                .where(Submission.id == submission_id, Submission.status == "running",
-                       Submission.heartbeat_at < cutoff)
-                .values(status="queued", claimed_by=None)
-            )
-        db.session.commit()
-    if stale:
-        log.warning("reclaimed %d job(s) whose worker stopped: %s", len(stale), stale)
-    return stale
-
-
 def recover_unfinished(app: Flask) -> list[str]:
     """Re-enqueue what a stopped server left queued or running; returns the ids."""
+    from app.grading.admission import forget_held
     from app.grading.queue import get_queue
 
     queue = get_queue(app)
@@ -220,6 +201,8 @@ def recover_unfinished(app: Flask) -> list[str]:
                 .values(status="queued", claimed_by=None)
             )
             db.session.commit()
+            # ... and one left "held" was being admitted by a request that died with it.
+            forget_held(0)
         ids = list(
             db.session.scalars(
                 select(Submission.id)

@@ -7,10 +7,14 @@ import logging
 import time
 from typing import Any
 
-from grader.sandboxes.docker_settings import LABEL_DEADLINE, LABEL_JOB
+from grader.sandboxes.docker_owner import known_dead, worker_identity
+from grader.sandboxes.docker_settings import LABEL_DEADLINE, LABEL_JOB, LABEL_WORKER
 
 log = logging.getLogger(__name__)
 GRACE_S = 30  # a job's own cleanup runs right after its deadline; leave it that long first
+# A container that ended is removed by its own worker within seconds (after reading its
+# results); one still there this long after it ended has nobody left to remove it.
+EXITED_GRACE_S = 30
 
 
 def stale_containers(client: Any, *, now: float | None = None,
@@ -59,3 +63,59 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _ended_s_ago(container: Any, now: float) -> float:
+    from datetime import datetime
+
+    container.reload()
+    finished = container.attrs.get("State", {}).get("FinishedAt", "")
+    try:  # Docker writes nanoseconds; Python reads at most microseconds
+        stamp = datetime.fromisoformat(finished[:26].rstrip("Z") + "+00:00")
+    except ValueError:
+        return float("inf")
+    return now - stamp.timestamp()
+
+
+def orphans(client: Any, *, mine: str | None = None, now: float | None = None) -> list[Any]:
+    """Containers of this project (LABEL_WORKER) left by a worker that is gone.
+
+    Any of them whose worker is known dead (same host, process gone); elsewhere, ended ones
+    (the lifeline stopped them when their worker died) once EXITED_GRACE_S have passed, as a
+    live worker removes its own within seconds of their end.
+    The containers of `mine` (this worker) are never touched here.
+    """
+    mine = worker_identity() if mine is None else mine
+    now = time.time() if now is None else now
+    found = []
+    for container in client.containers.list(all=True, filters={"label": LABEL_WORKER}):
+        worker = container.labels.get(LABEL_WORKER, "")
+        if worker == mine:
+            continue
+        if known_dead(worker):
+            found.append(container)
+        elif container.status in ("exited", "dead") and _ended_s_ago(container, now) > EXITED_GRACE_S:
+            found.append(container)
+    return found
+
+
+def remove_orphans(client: Any, *, mine: str | None = None, only: str | None = None) -> int:
+    """Remove the containers of dead workers (or, with `only`, every container of that worker)."""
+    import docker.errors
+
+    if only is not None:
+        chosen = client.containers.list(all=True, filters={"label": f"{LABEL_WORKER}={only}"})
+    else:
+        chosen = orphans(client, mine=mine)
+    removed = 0
+    for container in chosen:
+        try:
+            container.remove(force=True, v=True)
+            removed += 1
+        except docker.errors.NotFound:
+            pass
+        except docker.errors.APIError as exc:
+            log.warning("could not remove %s: %s", container.name, exc)
+    if removed:
+        log.warning("removed %d sandbox container(s) of grading workers that are gone", removed)
+    return removed

@@ -16,6 +16,9 @@ LABEL_JOB = "learnai.job"
 LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may remove it
 LABEL_OWNER = "learnai.owner"  # host:pid of the worker that made it, for operators and tests
 LABEL_WARM = "learnai.warm"  # "1" on a pre-started container of a warm pool
+# The grading worker (host:pid:start of its main process) whose pool made the container:
+# workers remove the containers of dead workers (docker_janitor.remove_orphans).
+LABEL_WORKER = "learnai.worker"
 JOB_FILE = "/grading/job.json"  # what a warm container waits for
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
 # KILL, see docker_entry.py), then the harness, which runs learner code as `learner`.
@@ -81,9 +84,13 @@ def harness_command(exercise_id: str, lang: str, uid: int) -> list[str]:
 
 
 def warm_command(uid: int, max_idle_s: float) -> list[str]:
-    """A warm container's command: harness and runner start now, the job comes as JOB_FILE."""
+    """A warm container's command: harness and runner start now, the job comes as JOB_FILE.
+
+    --lifeline: its stdin is held open by the process that made it (docker_warm.DockerMember);
+    when that process dies, Docker closes stdin and the container ends itself.
+    """
     return ["python3", "-m", "grader.sandboxes.docker_entry", "warm", "--job-file", JOB_FILE,
-            "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}"]
+            "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}", "--lifeline"]
 
 
 def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline: float,
@@ -100,7 +107,10 @@ def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline:
     from docker.types import Mount, Ulimit  # imported late: docker is optional for `local`
 
     uid = runner_uid()
-    labels = {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner()}
+    from grader.sandboxes.docker_owner import worker_identity
+
+    labels = {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner(),
+              LABEL_WORKER: worker_identity()}
     if warm_idle_s is not None:
         labels[LABEL_WARM] = "1"
     return {
@@ -137,6 +147,9 @@ def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline:
         "init": True,  # docker-init reaps zombies and forwards the kill
         "log_config": {"type": "json-file",
                        "config": {"max-size": f"{caps.log_kb}k", "max-file": "1"}},
-        "stdin_open": False,
-        "detach": True,
+        # A warm container's stdin is its lifeline, closed by Docker when the process holding
+        # it attached dies. docker-py sets StdinOnce (close after the one client leaves) only
+        # for an attached container: detach=False does that, and nothing else for API starts.
+        "stdin_open": warm_idle_s is not None,
+        "detach": warm_idle_s is None,
     }

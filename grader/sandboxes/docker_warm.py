@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import threading
 import time
@@ -35,9 +36,14 @@ class DockerMember:
                                   # the job's own limit is not known yet: the longest any may have
                                   deadline=time.time() + idle + wall_limit_s(Limits(time_s=MAX_TIME_S)),
                                   warm_idle_s=idle)
+        self.lifeline: Any = None
         with _live_lock:
             self.container = client.containers.create(**kwargs)
             _live.add(self)
+        # Attached before it starts, held for its whole life: this connection is what keeps the
+        # container's stdin open. If this process dies, the kernel closes it, Docker closes
+        # stdin and the container ends itself (warm_entry --lifeline): no atexit needed.
+        self.lifeline = self.container.attach_socket(params={"stdin": 1, "stream": 1})
         if start:
             self.container.start()
 
@@ -75,6 +81,9 @@ class DockerMember:
         except docker.errors.NotFound:
             pass
         finally:
+            if self.lifeline is not None:
+                with contextlib.suppress(OSError):
+                    self.lifeline.close()
             with _live_lock:
                 _live.discard(self)
             _busy.discard(self)

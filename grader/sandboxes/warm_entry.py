@@ -23,6 +23,7 @@ import select
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -74,12 +75,31 @@ def wait_for_job(job_file: str | None, max_idle_s: float) -> dict[str, Any] | No
     return None
 
 
+def watch_lifeline() -> None:
+    """End this sandbox as soon as stdin reaches EOF, waiting or grading.
+
+    Docker keeps a warm container's stdin open while the process that made it holds it
+    attached (stdin_once); when that process dies -- kill -9, a pool process that never runs
+    atexit, `docker kill` of its worker -- stdin closes and nobody will read our result.
+    """
+    def watch() -> None:
+        while sys.stdin.buffer.read(4096):
+            pass  # nothing is ever sent; only the end matters
+        os._exit(0)  # the container's init then stops what is left (the learner runner)
+
+    threading.Thread(target=watch, name="lifeline", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--job-file", default=None, help="wait for this file instead of stdin")
     parser.add_argument("--runner-user", default=None, help="run learner code as this user")
     parser.add_argument("--max-idle-s", type=float, default=MAX_IDLE_S)
+    parser.add_argument("--lifeline", action="store_true",
+                        help="end when stdin closes (the process that made this sandbox died)")
     options = parser.parse_args(argv)
+    if options.lifeline:
+        watch_lifeline()
 
     from grader.learner import Learner, LearnerFatal
     from grader.learner_errors import SUBMISSION_NAME

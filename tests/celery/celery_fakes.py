@@ -2,13 +2,15 @@
 
 Loaded by the worker processes through GRADING_TEST_GRADE_FUNCTION=celery_fakes:grade.
 Code containing `# sleep S` sleeps S seconds on its first grading only (a re-grade after a
-worker was killed is quick); every call appends "start|done <marker> <worker>" to GRADING_TEST_LOG.
+worker was killed is quick); `# poison` kills the grading process every time, as code that takes
+its grader down with it would; every call appends "start|done <marker> <worker> <pid> <time>" to GRADING_TEST_LOG.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import time
 from typing import Any
 
@@ -16,7 +18,7 @@ from grader.results import TestResult, summarize
 
 
 def _log(event: str, marker: str) -> None:
-    line = f"{event} {marker} {os.environ.get('WORKER_NAME', '?')} {os.getpid()}\n"
+    line = f"{event} {marker} {os.environ.get('WORKER_NAME', '?')} {os.getpid()} {time.time():.3f}\n"
     fd = os.open(os.environ["GRADING_TEST_LOG"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         os.write(fd, line.encode())  # one write with O_APPEND: lines from processes never mix
@@ -31,6 +33,8 @@ def grade(exercise: Any, code: str, *, lang: str = "en", sandbox: str = "auto") 
     first = not os.path.exists(seen)
     open(seen, "a").close()
     _log("start", marker)
+    if "# poison" in code:
+        os.kill(os.getpid(), signal.SIGKILL)
     sleep = re.search(r"# sleep ([0-9.]+)", code)
     if sleep and first:
         time.sleep(float(sleep.group(1)))

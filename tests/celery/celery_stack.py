@@ -81,6 +81,7 @@ class Workers:
 
     def __init__(self, env: dict[str, str], tmp: Path):
         self.env, self.tmp, self.procs = env, tmp, {}
+        self.identities: dict[str, str] = {}  # name -> host:pid:start (sandbox container labels)
 
     def start(self, name: str, concurrency: int = 1, extra: dict[str, str] | None = None,
               queues: str = "cpu") -> None:
@@ -123,14 +124,19 @@ class Learner:
         self.headers = {"X-Forwarded-For": address} if address else {}
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+        status, body, _ = self.exchange(method, path, body)
+        return status, json.loads(body or b"{}")
+
+    def exchange(self, method: str, path: str, body: Any = None) -> tuple[int, bytes, dict[str, str]]:
+        """(status, raw body, headers) of one request, whatever its content type."""
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, method=method,
                                      headers={"Content-Type": "application/json", **self.headers})
         try:
             with self.opener.open(req, timeout=30) as response:
-                return response.status, json.loads(response.read())
+                return response.status, response.read(), dict(response.headers)
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"{}")
+            return error.code, error.read(), dict(error.headers)
 
     def submit(self, code: str) -> tuple[int, dict[str, Any]]:
         return self.request("POST", URL, {"code": code})
@@ -154,12 +160,12 @@ def code(marker: str, sleep: float = 0.0, good: bool = True) -> str:
 class Stack:
     """Redis, the web app on a real port and a worker factory, all on one SQLite database."""
 
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, db_url: str | None = None):
         self.tmp = tmp
         self.redis = Redis(tmp)
         self.grade_log = tmp / "grades.log"
         self.grade_log.touch()
-        self.db_url = f"sqlite:///{tmp / 'class.db'}"
+        self.db_url = db_url or f"sqlite:///{tmp / 'class.db'}"
         self.exercises = write_exercises(tmp / "exercises")
         self.lessons = write_lessons(tmp / "lessons")
         self.server = None

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,3 +123,39 @@ def test_a_worker_that_exits_leaves_no_warm_container(client: Any, flagship):
     assert worker
     left = client.containers.list(all=True, filters={"label": f"learnai.owner={worker}"})
     assert left == []
+
+
+def test_a_warm_container_whose_process_was_killed_ends_itself(client: Any, flagship):
+    # kill -9: no atexit, no janitor, no other worker; only the stdin lifeline can stop it.
+    script = (
+        "import os, time\n"
+        "os.environ['GRADER_POOL_SIZE'] = '1'\n"
+        "from grader.sandboxes.docker import DockerSandbox\n"
+        "from grader.sandboxes.docker_settings import owner\n"
+        f"assert DockerSandbox().warm_pool().wait_filled({FILL_S})\n"
+        "print(owner(), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    worker = ""
+    try:
+        worker = proc.stdout.readline().strip()
+        assert worker, "the pool never filled"
+        mine = {"label": f"learnai.owner={worker}"}
+        assert [c.status for c in client.containers.list(all=True, filters=mine)] == ["running"]
+        proc.kill()
+        proc.wait()
+        killed = time.monotonic()
+        while time.monotonic() - killed < 60:
+            if all(c.status != "running" for c in client.containers.list(all=True, filters=mine)):
+                break
+            time.sleep(0.2)
+        ended = time.monotonic() - killed
+        print(f"FIGURE warm container ended itself {ended:.1f} s after its process was killed")
+        assert ended < 60
+    finally:
+        proc.kill()
+        if worker:  # only this test's container: others' are theirs
+            for container in client.containers.list(all=True, filters={"label": f"learnai.owner={worker}"}):
+                container.remove(force=True, v=True)

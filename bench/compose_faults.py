@@ -1,0 +1,129 @@
+"""compose.yaml end to end without a registry, then its sandboxes after `docker kill` of a worker and after `down`.
+
+    WEB_IMAGE=learnai-web:latest SANDBOX_IMAGE=learnai-sandbox:latest .venv/bin/python bench/compose_faults.py
+
+Needs the images of `make web-image sandbox-image compose-images`, Debian's docker-compose and a
+Docker engine. Runs its own compose project (COMPOSE_PROJECT_NAME, default learnai-faults) on
+WEB_PORT (default 18021), grades one real solution through a worker container and a docker
+sandbox, and prints what it measured. It takes the project down (volumes too) at the end.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+PROJECT = os.environ.get("COMPOSE_PROJECT_NAME", "learnai-faults")
+PORT = int(os.environ.get("WEB_PORT", "18021"))
+EXERCISE = "tensors-broadcast"
+LABEL_WORKER = "learnai.worker"
+
+
+def compose(*args: str) -> None:
+    env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "WEB_PORT": str(PORT), "SECRET_KEY": "compose-faults",
+           "DOCKER_GID": str(os.stat("/var/run/docker.sock").st_gid)}
+    subprocess.run(["docker-compose", "-f", str(REPO / "compose.yaml"), *args], check=True, env=env, cwd=REPO,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+
+
+def wait(check: Any, timeout: float, what: str, every: float = 0.5) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = check()
+        except (OSError, urllib.error.URLError):
+            value = None
+        if value:
+            return value
+        time.sleep(every)
+    raise SystemExit(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+class Browser:
+    def __init__(self) -> None:
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"http://127.0.0.1:{PORT}{path}", data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+
+def worker_hosts(client: Any) -> dict[str, str]:
+    """compose service -> the worker container's hostname (its short id), which sandbox labels start with."""
+    found = {}
+    for container in client.containers.list(filters={"label": f"com.docker.compose.project={PROJECT}"}):
+        service = container.labels.get("com.docker.compose.service", "")
+        if service.startswith("worker"):
+            found[service] = container.attrs["Config"]["Hostname"]
+    return found
+
+
+def sandboxes(client: Any, hosts: set[str]) -> list[Any]:
+    return [c for c in client.containers.list(all=True, filters={"label": LABEL_WORKER})
+            if c.labels.get(LABEL_WORKER, "").split(":")[0] in hosts]
+
+
+def main() -> int:
+    import docker
+
+    client = docker.from_env(timeout=30)
+    started = time.monotonic()
+    compose("up", "-d")
+    browser = Browser()
+    wait(lambda: browser.call("GET", "/api/exercises")[0] < 500, 180, "the web container")
+    up_s = time.monotonic() - started
+    hosts = worker_hosts(client)
+    print(f"up and answering after {up_s:.1f} s; workers {sorted(hosts)}")
+    try:
+        solution = (REPO / "exercises" / EXERCISE / "solution.py").read_text()
+        wait(lambda: sandboxes(client, set(hosts.values())), 300, "warm sandboxes", every=1)
+        sent = time.monotonic()
+        status, body = wait(lambda: (r := browser.call("POST", f"/api/exercises/{EXERCISE}/submissions",
+                                                       {"code": solution}))[0] == 202 and r, 60, "a 202")
+        result = wait(lambda: (r := browser.call("GET", f"/api/submissions/{body['id']}")[1]).get("status") == "done"
+                      and r["result"], 300, "the result", every=0.5)
+        print(f"graded end to end: {result['status']} after {time.monotonic() - sent:.1f} s")
+        if result["status"] != "pass":
+            raise SystemExit(f"the reference solution was not graded pass: {json.dumps(result)[:2000]}")
+
+        victim = sorted(hosts)[0]
+        mine = {hosts[victim]}
+        wait(lambda: sandboxes(client, mine), 300, f"{victim}'s sandboxes", every=1)
+        before = len(sandboxes(client, mine))
+        killed = time.monotonic()
+        subprocess.run(["docker", "kill", f"{PROJECT}_{victim}_1"], check=False, stdout=subprocess.DEVNULL)
+        wait(lambda: not any(c.status == "running" for c in sandboxes(client, mine)), 120,
+             "the killed worker's sandboxes to end", every=0.5)
+        ended = time.monotonic() - killed
+        wait(lambda: not sandboxes(client, mine), 120, "the killed worker's sandboxes to go", every=0.5)
+        print(f"docker kill {victim}: its {before} sandbox(es) ended after {ended:.1f} s, "
+              f"removed after {time.monotonic() - killed:.1f} s")
+    finally:
+        stopping = time.monotonic()
+        compose("down", "-v")
+        down_s = time.monotonic() - stopping
+        rest = set(hosts.values())
+        left = len(sandboxes(client, rest))
+        wait(lambda: not sandboxes(client, rest), 60, "no sandbox of this project's workers", every=0.5)
+        print(f"compose down took {down_s:.1f} s; sandboxes left right after: {left}; "
+              f"none after {time.monotonic() - stopping:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
