@@ -65,6 +65,10 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "300/minute;3000/hour",
         "QUIZ_RATE_LIMIT": env.get("QUIZ_RATE_LIMIT") or "20/minute",
         "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "300/minute;3000/hour",
+        # Bytes one learner may store: code of submissions and drafts, quiz attempts
+        # (app.progress.quota). 16 MB: about 240 submissions at the 64 KB code limit.
+        "LEARNER_STORAGE_QUOTA": _count(env.get("LEARNER_STORAGE_QUOTA") or str(16 * 1000 * 1000),
+                                        "LEARNER_STORAGE_QUOTA"),
         **grading_queue_settings(env),
     }
 

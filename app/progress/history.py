@@ -1,50 +1,99 @@
-"""A learner's submissions of one exercise, oldest first, each beside the one before it."""
+"""A learner's submissions of one exercise, newest first, a page of PAGE_SIZE at a time."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import defer
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.extensions import db
 from app.models import Submission
-from app.progress.diff import Diff, submission_diff
+
+# One page lists this many submissions without their code (each is fetched on demand), so a
+# page costs the same whether the learner stored 11 submissions or the quota's worth.
+PAGE_SIZE = 10
+# The JSON history sends summaries only (a few fields each): a larger page costs little.
+API_PAGE_SIZE = 50
 
 
 @dataclass(frozen=True)
-class Entry:
-    """A submission in the history, with the one before it and the diff between them."""
+class Page:
+    """Submissions newest first; `newer`/`older` name the cursors of the neighbouring pages."""
 
-    submission: Submission
-    previous: Submission | None
-    diff: Diff | None
-
-
-def submissions_of(learner: str | None, exercise_id: str) -> list[Submission]:
-    if learner is None:
-        return []
-    return list(db.session.scalars(
-        select(Submission)
-        .where(Submission.learner == learner, Submission.exercise_id == exercise_id)
-        .order_by(Submission.created_at, Submission.id)))
+    submissions: list[Submission]
+    newer: str | None  # ?after=<id>: the page of submissions newer than this one's first
+    older: str | None  # ?before=<id>: the page of submissions older than this one's last
 
 
-def entries(learner: str, exercise_id: str) -> list[Entry]:
-    """The learner's submissions of one exercise, newest first, each diffed with its previous."""
-    subs = submissions_of(learner, exercise_id)
-    if not subs:
-        return []  # zip(strict=True) below needs at least one submission
-    found = [Entry(sub, before, submission_diff(before, sub) if before else None)
-             for before, sub in zip([None, *subs[:-1]], subs, strict=True)]
-    return list(reversed(found))
+def _mine(learner: str, exercise_id: str) -> ColumnElement[bool]:
+    return and_(Submission.learner == learner, Submission.exercise_id == exercise_id)
+
+
+def _before(sub: Submission) -> ColumnElement[bool]:
+    # (created_at, id) < (sub's): spelled out, since row-value comparison is not portable.
+    return or_(Submission.created_at < sub.created_at,
+               and_(Submission.created_at == sub.created_at, Submission.id < sub.id))
+
+
+def _after(sub: Submission) -> ColumnElement[bool]:
+    return or_(Submission.created_at > sub.created_at,
+               and_(Submission.created_at == sub.created_at, Submission.id > sub.id))
+
+
+def own(learner: str | None, exercise_id: str, submission_id: str | None) -> Submission | None:
+    """The learner's submission of this exercise with this id, or None (any other id)."""
+    if not learner or not submission_id or len(submission_id) > 36:
+        return None
+    return db.session.scalar(select(Submission).where(
+        _mine(learner, exercise_id), Submission.id == submission_id))
+
+
+def page(learner: str | None, exercise_id: str, *, before: str | None = None,
+         after: str | None = None, size: int = PAGE_SIZE) -> Page:
+    """One page of the learner's submissions, newest first, code not loaded.
+
+    Keyset paging on (created_at, id): each page reads at most size + 1 rows through the
+    (learner, exercise_id, created_at) index, however many the learner stored. A cursor that
+    is not one of the learner's own submissions gives the first page.
+    """
+    if not learner:
+        return Page([], None, None)
+    query = select(Submission).options(defer(Submission.code)).where(_mine(learner, exercise_id))
+    newest_first = (Submission.created_at.desc(), Submission.id.desc())
+    anchor = own(learner, exercise_id, after) or own(learner, exercise_id, before)
+    if anchor is not None and anchor.id == after:
+        rows = list(db.session.scalars(query.where(_after(anchor))
+                                       .order_by(Submission.created_at, Submission.id).limit(size + 1)))
+        more_newer = len(rows) > size
+        rows = list(reversed(rows[:size]))
+        if not rows:  # nothing newer than the cursor: show the first page instead
+            return page(learner, exercise_id, size=size)
+        return Page(rows, rows[0].id if more_newer else None, rows[-1].id)
+    if anchor is not None:
+        query = query.where(_before(anchor))
+    rows = list(db.session.scalars(query.order_by(*newest_first).limit(size + 1)))
+    more_older = len(rows) > size
+    rows = rows[:size]
+    newer = rows[0].id if anchor is not None and rows else None
+    return Page(rows, newer, rows[-1].id if more_older else None)
+
+
+def latest(learner: str | None, exercise_id: str) -> Submission | None:
+    """The learner's newest submission of this exercise."""
+    found = page(learner, exercise_id, size=1).submissions
+    return found[0] if found else None
 
 
 def previous_of(submission: Submission) -> Submission | None:
-    """The same learner's submission of the same exercise just before this one."""
-    earlier = [s for s in submissions_of(submission.learner, submission.exercise_id)
-               if s.id != submission.id and
-               (s.created_at, s.id) < (submission.created_at, submission.id)]
-    return earlier[-1] if earlier else None
+    """The same learner's submission of the same exercise just before this one (one row read)."""
+    if submission.learner is None:
+        return None
+    return db.session.scalar(
+        select(Submission).where(_mine(submission.learner, submission.exercise_id),
+                                 _before(submission))
+        .order_by(Submission.created_at.desc(), Submission.id.desc()).limit(1))
 
 
 def summary(submission: Submission) -> dict[str, object]:
