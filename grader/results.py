@@ -84,9 +84,9 @@ def cap_output(text: str, cap: int = OUTPUT_CAP_CHARS) -> str:
 
 # What one results document may carry (validate_document): the harness writes far less; a
 # document beyond these comes from a fault, and pages that show it stay bounded either way.
-MAX_TESTS, MAX_ADVICE, MAX_TEXT_CHARS, MAX_DURATION_S = 100, 20, 4000, 1e6
+MAX_TESTS, MAX_ADVICE, MAX_TEXT_CHARS, MAX_DURATION_S = 50, 20, 4000, 1e6
 # Characters kept of each text of a test: names and titles are short, messages may quote code.
-TEST_TEXTS = {"name": 200, "check": 200, "title": 200, "message": 2000, "hint": 2000}
+TEST_TEXTS = {"name": 200, "check": 200, "title": 200, "message": 1000, "hint": 1000}
 
 
 def _bounded_text(value: Any, field: str, cap: int = MAX_TEXT_CHARS) -> str:

@@ -45,8 +45,8 @@ def over_quota(adding: int, *, except_draft: str | None = None) -> bool:
 
 
 def message() -> str:
-    megabytes = current_app.config["LEARNER_STORAGE_QUOTA"] / 1e6
-    return _("Your saved work has reached the storage limit of one learner (%(size).0f MB), "
+    megabytes = f'{current_app.config["LEARNER_STORAGE_QUOTA"] / 1e6:.3g}'
+    return _("Your saved work has reached the storage limit of one learner (%(size)s MB), "
              "so this was not stored. Ask your instructor to make room.", size=megabytes)
 
 

@@ -17,6 +17,7 @@ from app.content import exercise_catalog, lesson_catalog
 from app.content.check_titles import check_titles as titles_from_tests
 from app.extensions import db
 from app.i18n import current_lang
+from app.models import Submission
 from app.progress import bp
 from app.progress.access import readable_submission
 from app.progress.diff import submission_diff
@@ -86,11 +87,11 @@ def history(exercise_id: str) -> Response:
                  after=request.args.get("after"))
     # The page's first submission is shown open, with its code and diff; the others are
     # collapsed and fetch theirs (progress.submission_code) when opened: one code per page.
-    first = found.submissions[0] if found.submissions else None
+    first = db.session.get(Submission, found.submissions[0].id) if found.submissions else None
     previous = previous_of(first) if first else None
     return _private(render_template(
         "progress/history.html", exercise=exercise,
-        title=exercise.config.title.get(current_lang()), page=found,
+        title=exercise.config.title.get(current_lang()), page=found, first=first,
         first_previous=previous,
         first_diff=submission_diff(previous, first) if first and previous else None))
 
