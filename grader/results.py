@@ -110,11 +110,11 @@ def _bounded_number(value: Any, field: str, low: float, high: float) -> float:
     return number
 
 
-def _line(value: Any) -> int | None:
+def _line(value: Any, field: str = "line") -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**7:
-        raise ValueError("line must be a whole number or null")
+        raise ValueError(f"{field} must be a whole number up to 10**7, or null")
     return value
 
 
@@ -124,7 +124,7 @@ def _validate_test(test: Any) -> dict[str, Any]:
     clean = dict(test)
     for key, cap in TEST_TEXTS.items():
         clean[key] = _bounded_text(test.get(key), f"tests[].{key}", cap)
-    clean["line"] = _line(test.get("line"))
+    clean["line"] = _line(test.get("line"), "tests[].line")
     for key, default in (("points", 0), ("max_points", 1)):
         clean[key] = _bounded_number(test.get(key, default), f"tests[].{key}", 0, 1e6)
     return clean

@@ -17,7 +17,7 @@ const finite = (v) => typeof v === "number" && Number.isFinite(v);
 // ranges narrower than a billionth of their size are drawn as one value, and ticks are
 // counted (never accumulated), so no input makes a loop run on.
 const LIMIT = 1e300, TINY = 1e-300, MIN_RELATIVE_SPAN = 1e-9, MAX_TICKS = 12;
-const MAX_POINTS = 2000, MAX_MARKS = 500;
+const MAX_FIGURE_POINTS = 2000, MAX_MARKS = 500; // grader/figures.py: all series together
 const drawable = (v) => finite(v) && (v === 0 || (Math.abs(v) >= TINY && Math.abs(v) <= LIMIT));
 
 function extent(values) {
@@ -76,7 +76,9 @@ const label = (v) => (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2)
 
 function drawFigure(figure) {
   const series = (Array.isArray(figure.series) ? figure.series : []).slice(0, 6)
-    .map((s) => ({ name: String((s && s.name) || ""), points: (Array.isArray(s && s.points) ? s.points : []).slice(0, MAX_POINTS) }));
+    .map((s) => ({ name: String((s && s.name) || ""), points: Array.isArray(s && s.points) ? s.points : [] }));
+  // More points than the server accepts: not a figure it sent, and not one to draw.
+  if (series.reduce((sum, s) => sum + s.points.length, 0) > MAX_FIGURE_POINTS) return null;
   const xlog = figure.x_scale === "log", ylog = figure.y_scale === "log";
   const points = series.flatMap((s) => s.points);
   // One point the server would not draw means the figure is not drawn (the server validated
