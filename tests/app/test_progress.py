@@ -200,6 +200,7 @@ def test_signing_up_keeps_what_was_done_anonymously(app, client):
     client.put(DRAFT, json={"code": "anonymous draft"})
     answer_quiz(client, {"half": "fp16", "bits": "32"})
     assert register(client, "ada@example.org").status_code == 302
+    assert login(client, "ada@example.org").status_code == 302  # adopts the anonymous work
     found = states(client)
     assert found["add-numbers"] == "solved" and found[QUIZ_ID] == "solved"
     assert client.get(f"/api/submissions/{submission_id}").status_code == 200
