@@ -52,7 +52,8 @@ def attempts(learners: Iterable[str] | None = None, *, checks: bool = True) -> l
     grow with the size of the documents the learner's gradings produced.
     """
     if checks:
-        sub_result, quiz_result = Submission.result, QuizAttempt.result
+        # Tuples: a JSON column is indexable, so unpacking it bare would never end.
+        sub_result, quiz_result = (Submission.result,), (QuizAttempt.result,)
     else:
         sub_result = _light(Submission.result)
         quiz_result = _light(QuizAttempt.result)
