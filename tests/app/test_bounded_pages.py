@@ -137,6 +137,8 @@ def test_quota_refuses_drafts_and_quiz_answers_in_both_languages(make_app, conte
     draft = client.put("/api/exercises/add-numbers/draft", json={"code": "y" * 20_000})
     assert "保存" in draft.get_json()["message"]
     assert client.put("/api/exercises/add-numbers/draft", json={"code": GOOD}).status_code == 200
+    # Autosave replacing that draft is not summed again: at most one code per exercise beyond.
+    assert client.put("/api/exercises/add-numbers/draft", json={"code": GOOD + "#"}).status_code == 200
     answered = client.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"half": "fp16"}})
     assert answered.status_code == 403 and answered.get_json()["error"] == "storage_quota"
     assert client.post(URL, json={"code": GOOD + "#" * 2000}).status_code == 403
