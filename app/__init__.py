@@ -12,6 +12,7 @@ from app import assets, config, content, crossorigin, errors, i18n, ratelimits, 
 from app.accounts import login
 from app.extensions import db, migrate
 from app.grading import queue
+from app.progress import expiry, quota
 
 
 def _serving() -> bool:
@@ -62,6 +63,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(progress_bp)
     app.register_blueprint(instructor_bp)
     ratelimits.init_app(app)  # wraps views, so after the blueprints
+    quota.init_app(app)  # wraps them again: the quota answers before any limit counts
+    expiry.init_app(app)  # anonymous drafts and attempts expire at write time
     validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():

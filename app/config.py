@@ -57,14 +57,27 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # Failed logins per address and email (a classroom shares an address; an attacker
         # elsewhere cannot use this one up), then every login per address, longer.
         "LOGIN_RATE_LIMIT": env.get("LOGIN_RATE_LIMIT") or "5/minute",
+        # ... counted for emails of no account only (a spray); a class's typos of passwords
+        # are counted per address and email above.
         "LOGIN_ADDRESS_RATE_LIMIT": env.get("LOGIN_ADDRESS_RATE_LIMIT") or "30/minute;200/hour",
-        "REGISTER_RATE_LIMIT": env.get("REGISTER_RATE_LIMIT") or "10/minute;60/hour",
+        # A class of 30 signs up at the start of its first lesson, from one address.
+        "REGISTER_RATE_LIMIT": env.get("REGISTER_RATE_LIMIT") or "40/minute;120/hour",
         "PASSWORD_CHANGE_RATE_LIMIT": env.get("PASSWORD_CHANGE_RATE_LIMIT") or "5/minute",
         # The editor saves a draft at most once per 1.5 s pause (40/minute in one tab).
         "DRAFT_RATE_LIMIT": env.get("DRAFT_RATE_LIMIT") or "60/minute",
-        "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "300/minute;3000/hour",
+        # Address limits count anonymous sessions only (logged-in learners have their own):
+        # a few anonymous learners autosaving, not a new session per request for ever.
+        "DRAFT_ADDRESS_RATE_LIMIT": env.get("DRAFT_ADDRESS_RATE_LIMIT") or "120/minute;1200/hour",
         "QUIZ_RATE_LIMIT": env.get("QUIZ_RATE_LIMIT") or "20/minute",
-        "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "300/minute;3000/hour",
+        # All anonymous sessions of an address answer quizzes like one learner.
+        "QUIZ_ADDRESS_RATE_LIMIT": env.get("QUIZ_ADDRESS_RATE_LIMIT") or "20/minute;200/hour",
+        # Drafts and quiz attempts of anonymous sessions untouched this long are deleted
+        # (app.progress.expiry), at write time and by `flask expire-anonymous`.
+        "ANONYMOUS_RETENTION_HOURS": float(env.get("ANONYMOUS_RETENTION_HOURS") or 24),
+        # Bytes one learner may store: code of submissions and drafts, quiz attempts
+        # (app.progress.quota). 16 MB: about 240 submissions at the 64 KB code limit.
+        "LEARNER_STORAGE_QUOTA": _count(env.get("LEARNER_STORAGE_QUOTA") or str(16 * 1000 * 1000),
+                                        "LEARNER_STORAGE_QUOTA"),
         **grading_queue_settings(env),
     }
 

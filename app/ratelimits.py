@@ -32,6 +32,20 @@ def login_key() -> str:
     return f"login:{get_remote_address()}:{email}"
 
 
+def logged_in() -> bool:
+    # Address limits are for anonymous traffic: a logged-in learner has limits of their own
+    # (keyed by the account), and a class behind one NAT address must not share one budget.
+    return bool(current_user.is_authenticated)
+
+
+def known_account() -> bool:
+    """The login form names an existing account: its failures are counted per address and
+    email (login_key), so the address-wide limit is left to sprays of unknown emails."""
+    from app.accounts.users import find_by_email  # late: users imports the models
+
+    return find_by_email(request.form.get("email", "")[:254]) is not None
+
+
 def account_key() -> str:
     if current_user.is_authenticated:
         return f"account:{current_user.id}"
@@ -132,7 +146,7 @@ def init_app(app: Flask) -> None:
                                            key_func=submission_key, deduct_when=_not_refused))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
     _wrap(app, "api.submit", limiter.limit(
-        config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+        config["SUBMISSION_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
         key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused))
     # Running code costs a sandbox like grading does: the same limits, counted apart.
     # A Run refused by its queue cap (429) was never accepted: it does not count either.
@@ -147,7 +161,8 @@ def init_app(app: Flask) -> None:
     _wrap(app, "accounts.login", limiter.limit(
         config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], deduct_when=_failed))
     _wrap(app, "accounts.login", limiter.limit(
-        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
+        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"],
+        exempt_when=lambda: request.method == "POST" and known_account()))
     _wrap(app, "accounts.register", limiter.limit(
         config["REGISTER_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
     _wrap(app, "accounts.password", limiter.limit(
@@ -157,14 +172,16 @@ def init_app(app: Flask) -> None:
     drafts = [limiter.shared_limit(config["DRAFT_RATE_LIMIT"], scope="drafts",
                                    key_func=submission_key),
               limiter.shared_limit(config["DRAFT_ADDRESS_RATE_LIMIT"], scope="drafts-address",
-                                   key_func=address_key)]
+                                   key_func=address_key, exempt_when=logged_in)]
     for endpoint in ("progress.put_draft", "progress.delete_draft"):
         for decorator in drafts:
             _wrap(app, endpoint, decorator)
     quiz = [limiter.shared_limit(config["QUIZ_RATE_LIMIT"], scope="quiz",
                                  key_func=submission_key),
+            # All anonymous sessions of an address answer like one learner: per-question
+            # verdicts cannot be harvested faster than by answering (QUIZ_ADDRESS_RATE_LIMIT).
             limiter.shared_limit(config["QUIZ_ADDRESS_RATE_LIMIT"], scope="quiz-address",
-                                 key_func=address_key)]
+                                 key_func=address_key, exempt_when=logged_in)]
     for endpoint in ("quizzes.answer", "quizzes.api_answers"):
         for decorator in quiz:
             _wrap(app, endpoint, decorator)

@@ -9,6 +9,12 @@ from typing import Any
 from grader.testing import Text, localize
 
 MAX_FIGURES, MAX_SERIES, MAX_POINTS, MAX_MARKS, MAX_TEXT = 6, 6, 2000, 500, 200
+# Points of one figure, all series together, and of one document's figures together: what a
+# page draws (a circle and a table row each) is bounded whatever the learner's code returns.
+MAX_FIGURE_POINTS, MAX_DOCUMENT_POINTS = 2000, 4000
+# Numbers come from learner code (a measured time, a loss scale): finite, and 0 or of a size
+# between these, so no chart arithmetic on them overflows or vanishes into subnormals.
+MAX_MAGNITUDE, MIN_MAGNITUDE = 1e30, 1e-30
 SCALES = ("linear", "log")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
@@ -51,9 +57,17 @@ def _localized(figure: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("figure numbers must be numbers")
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond any float
+        raise ValueError("figure numbers must be finite") from None
+    if not math.isfinite(number):
         raise ValueError("figure numbers must be finite")
-    return float(value)
+    if number != 0 and not MIN_MAGNITUDE <= abs(number) <= MAX_MAGNITUDE:
+        raise ValueError("figure numbers must be 0 or between 1e-30 and 1e30 in size")
+    return number + 0.0  # -0.0 becomes 0.0: one zero, drawn and labelled alike
 
 
 def _text(value: Any) -> str:
@@ -74,10 +88,14 @@ def validate_figure(figure: Any) -> dict[str, Any]:
     if not isinstance(series, list) or not 1 <= len(series) <= MAX_SERIES:
         raise ValueError("a figure needs 1 to 6 series")
     clean_series = []
+    total = 0
     for entry in series:
         points = entry.get("points") if isinstance(entry, dict) else None
         if not isinstance(points, list) or len(points) > MAX_POINTS:
             raise ValueError("a series needs a list of at most 2000 points")
+        total += len(points)
+        if total > MAX_FIGURE_POINTS:
+            raise ValueError("a figure has at most 2000 points in all")
         pairs = []
         for point in points:
             if not isinstance(point, (list, tuple)) or len(point) != 2:
@@ -105,9 +123,23 @@ def validate_figure(figure: Any) -> dict[str, Any]:
 
 
 def validate_figures(figures: Any) -> list[dict[str, Any]]:
-    """The optional "figures" field of a results document (absent means none)."""
+    """The optional "figures" field of a results document (absent means none).
+
+    A figure that is not valid, or that would take the document past MAX_DOCUMENT_POINTS, is
+    dropped, not the document: a chart must never cost the learner a verdict.
+    """
     if figures is None:
         return []
-    if not isinstance(figures, list) or len(figures) > MAX_FIGURES:
-        raise ValueError("figures must be a list of at most 6 figures")
-    return [validate_figure(figure) for figure in figures]
+    if not isinstance(figures, list):
+        raise ValueError("figures must be a list")
+    kept, total = [], 0
+    for figure in figures[:MAX_FIGURES]:
+        try:
+            clean = validate_figure(figure)
+        except (ValueError, TypeError, AttributeError):
+            continue
+        points = sum(len(s["points"]) for s in clean["series"])
+        if total + points <= MAX_DOCUMENT_POINTS:
+            kept.append(clean)
+            total += points
+    return kept

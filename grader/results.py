@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -127,8 +128,60 @@ def cap_output(text: str, cap: int = OUTPUT_CAP_CHARS) -> str:
     return text[:cap] + f"\n… [output truncated: {len(text) - cap} more characters]"
 
 
+# What one results document may carry (validate_document): the harness writes far less; a
+# document beyond these comes from a fault, and pages that show it stay bounded either way.
+MAX_TESTS, MAX_ADVICE, MAX_TEXT_CHARS, MAX_DURATION_S = 50, 20, 4000, 1e6
+# Characters kept of each text of a test: names and titles are short, messages may quote code.
+TEST_TEXTS = {"name": 200, "check": 200, "title": 200, "message": 1000, "hint": 1000}
+
+
+def _bounded_text(value: Any, field: str, cap: int = MAX_TEXT_CHARS) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{field} must be a string")
+    # Long texts (a repr of a learner's value in a message) are cut, not refused.
+    return value if len(value) <= cap else value[:cap] + "…"
+
+
+def _bounded_number(value: Any, field: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{field} must be a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ValueError(f"{field} must be finite") from None
+    if not (math.isfinite(number) and low <= number <= high):
+        raise ValueError(f"{field} must be between {low:g} and {high:g}")
+    return number
+
+
+def _line(value: Any, field: str = "line") -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**7:
+        raise ValueError(f"{field} must be a whole number up to 10**7, or null")
+    return value
+
+
+def _validate_test(test: Any) -> dict[str, Any]:
+    if not isinstance(test, dict) or test.get("status") not in ("pass", "fail", "error", "skip"):
+        raise ValueError("bad test entry")
+    clean = dict(test)
+    for key, cap in TEST_TEXTS.items():
+        clean[key] = _bounded_text(test.get(key), f"tests[].{key}", cap)
+    clean["line"] = _line(test.get("line"), "tests[].line")
+    for key, default in (("points", 0), ("max_points", 1)):
+        clean[key] = _bounded_number(test.get(key, default), f"tests[].{key}", 0, 1e6)
+    return clean
+
+
 def validate_document(doc: Any) -> dict[str, Any]:
-    """Check a document read from outside (a sandbox's results.json) before trusting it."""
+    """Check a document read from outside (a sandbox's results.json) before trusting it.
+
+    Numbers must be finite and in range, lists are bounded, long texts are cut; anything else
+    raises ValueError naming the field, and the caller stores an internal error instead.
+    """
     if not isinstance(doc, dict) or doc.get("version") != VERSION:
         raise ValueError("not a results document of version 1")
     if doc.get("status") not in ("pass", "fail", "error"):
@@ -136,14 +189,20 @@ def validate_document(doc: Any) -> dict[str, Any]:
     if doc.get("error_kind") not in (None, *ERROR_KINDS):
         raise ValueError("bad error_kind")
     tests = doc.get("tests")
-    if not isinstance(tests, list):
-        raise ValueError("tests must be a list")
-    for test in tests:
-        if not isinstance(test, dict) or test.get("status") not in ("pass", "fail", "error", "skip"):
-            raise ValueError("bad test entry")
-    score = doc.get("score")
-    if not isinstance(score, (int, float)) or not 0 <= score <= 1:
-        raise ValueError("score out of range")
+    if not isinstance(tests, list) or len(tests) > MAX_TESTS:
+        raise ValueError(f"tests must be a list of at most {MAX_TESTS} entries")
+    doc["tests"] = [_validate_test(test) for test in tests]
+    doc["score"] = _bounded_number(doc.get("score"), "score", 0, 1)
+    advice = doc.get("advice", [])
+    if not isinstance(advice, list) or len(advice) > MAX_ADVICE:
+        raise ValueError(f"advice must be a list of at most {MAX_ADVICE} texts")
+    doc["advice"] = [_bounded_text(item, "advice[]", 1000) for item in advice]
+    doc["message"] = _bounded_text(doc.get("message"), "message")
+    doc["output"] = cap_output(_bounded_text(doc.get("output"), "output", 2 * OUTPUT_CAP_CHARS))
+    doc["duration_s"] = _bounded_number(doc.get("duration_s", 0.0), "duration_s", 0, MAX_DURATION_S)
+    doc["line"] = _line(doc.get("line"))
+    for key in ("exercise",):
+        doc[key] = _bounded_text(doc.get(key), key, 64)
     if "figures" in doc:
         doc["figures"] = validate_figures(doc["figures"])
     return doc

@@ -29,6 +29,8 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)
+    # The email as it looks (app.accounts.lookalikes.skeleton): a look-alike finds this account.
+    email_skeleton: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default="learner")
     learner_key: Mapped[str] = mapped_column(String(64), unique=True, default=new_learner_key)
@@ -62,6 +64,9 @@ _REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp")
 
 
 def email_is_clean(email: str) -> bool:
-    """False when a normalised email holds characters a reader cannot see or that reorder text."""
+    """False when a normalised email holds characters a reader cannot see or that reorder text,
+    or mixes scripts to look like another (app.accounts.lookalikes)."""
+    from app.accounts.lookalikes import email_problem  # late: keeps the model import light
+
     return not any(unicodedata.category(char) in _REFUSED_CATEGORIES and char != " "
-                   for char in email)
+                   for char in email) and email_problem(email) is None

@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from werkzeug.security import check_password_hash, generate_password_hash
+from zxcvbn import zxcvbn
 
 # scrypt is memory-hard (n=2**15, r=8: 32 MiB per hash), so guessing on GPUs is expensive,
 # and werkzeug ships it: no native extension to build, unlike argon2-cffi.
@@ -14,6 +15,11 @@ METHOD = "scrypt"
 MIN_LENGTH = 8
 MAX_LENGTH = 256  # a bound on the work one login request can ask of the server
 COMMON_FILE = Path(__file__).with_name("common_passwords.txt")
+# zxcvbn's score: 3 is "safely unguessable" against an online attack and slows an offline one
+# (its 30,000-word frequency lists and keyboard patterns refuse "qwerty123456", "trustno1!").
+MIN_STRENGTH = 3
+# zxcvbn's work grows with the length; its own docs advise estimating a prefix of long ones.
+STRENGTH_PREFIX = 100
 
 
 def hash_password(password: str) -> str:
@@ -32,7 +38,7 @@ def common_passwords() -> frozenset[str]:
 
 
 def password_problem(password: str, email: str = "") -> str | None:
-    """Why this password is refused ("length", "common", "email"), or None when it is fine."""
+    """Why this password is refused ("length", "common", "email", "weak"), or None when fine."""
     if not MIN_LENGTH <= len(password) <= MAX_LENGTH:
         return "length"
     lowered = password.lower()
@@ -44,6 +50,9 @@ def password_problem(password: str, email: str = "") -> str | None:
     local = email.lower().split("@", 1)[0]
     if local and (lowered == email.lower() or (len(local) >= 4 and local in lowered)):
         return "email"
+    hints = [local, "learn", "python", "ai", "course"] if local else ["learn", "python", "course"]
+    if zxcvbn(password[:STRENGTH_PREFIX], user_inputs=hints)["score"] < MIN_STRENGTH:
+        return "weak"
     return None
 
 

@@ -12,6 +12,7 @@ from app.accounts.forms import LoginForm, LogoutForm, PasswordForm, RegisterForm
 from app.accounts.identity import SESSION_KEY, anonymous_key
 from app.accounts.merge import adopt_anonymous_work
 from app.accounts.models import User
+from app.accounts.passwords import hash_password
 from app.accounts.users import AccountError, authenticate, change_password, create_user, end_sessions
 from app.i18n import safe_next
 
@@ -26,6 +27,11 @@ def _reason_message(reason: str) -> str:
         "bad_password": _("This password cannot be used."),
         "common_password": _("This password is one of the most common ones, so it is guessed "
                              "first. Choose a longer, less usual one (a short sentence works)."),
+        "weak_password": _("This password is easy to guess (a common word, name, date or "
+                           "keyboard pattern). Choose a longer one: a short sentence of "
+                           "unusual words works."),
+        "mixed_script_email": _("This email mixes alphabets that look alike (such as a Cyrillic "
+                                "“а” among Latin letters). Type the address again by hand."),
         "password_is_email": _("The password must not contain your email address."),
         "wrong_password": _("The current password is not right."),
     }
@@ -62,13 +68,19 @@ def register() -> str | Response | tuple[str, int]:
     form = RegisterForm()
     if form.validate_on_submit():
         try:
-            user = create_user(form.email.data or "", form.password.data or "")
+            create_user(form.email.data or "", form.password.data or "")
         except AccountError as exc:
-            field = form.email if exc.reason in ("email_taken", "bad_email") else form.password
-            field.errors = [_reason_message(exc.reason)]
-        else:
-            flash(_("Welcome! Your account is ready, and your earlier work is kept."))
-            return _enter(user)
+            if exc.reason != "email_taken":
+                field = form.email if exc.reason in ("bad_email", "mixed_script_email") else form.password
+                field.errors = [_reason_message(exc.reason)]
+                return render_template("accounts/register.html", form=form), 400
+            # The email has an account: answer exactly as for a new one, after the same work
+            # (one password hash), so that the form tells no one which emails have accounts.
+            hash_password(form.password.data or "")
+        # Either way the learner logs in next; work done before is adopted then (_enter).
+        flash(_("Your account is ready, unless this email had one already (then nothing "
+                "changed). Log in with this email and your password."))
+        return redirect(url_for("accounts.login", next=request.args.get("next") or None))
     status = 400 if form.is_submitted() else 200
     return render_template("accounts/register.html", form=form), status
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 
+from app.accounts.lookalikes import email_problem, skeleton
 from app.accounts.models import ROLES, User, email_is_clean, normalize_email
 from app.accounts.passwords import hash_password, password_problem, verify
 from app.extensions import db
@@ -16,19 +17,22 @@ class AccountError(ValueError):
     def __init__(self, reason: str):
         super().__init__(reason)
         # "email_taken" | "bad_email" | "bad_password" | "common_password" | "password_is_email"
-        # | "bad_role" | "wrong_password"
+        # | "weak_password" | "mixed_script_email" | "bad_role" | "wrong_password"
         self.reason = reason
 
 
 PASSWORD_REASONS = {"length": "bad_password", "common": "common_password",
-                    "email": "password_is_email"}
+                    "email": "password_is_email", "weak": "weak_password"}
 
 
 def find_by_email(email: str) -> User | None:
     email = normalize_email(email)
     if not email_is_clean(email) or len(email) > 254:
         return None  # no account has such an email, and PostgreSQL refuses NUL in a query
-    found: User | None = db.session.scalar(select(User).where(User.email == email))
+    # The same email, or one that looks the same (Cyrillic "асе" for "ace"): the oldest account.
+    found: User | None = db.session.scalar(
+        select(User).where(or_(User.email == email, User.email_skeleton == skeleton(email)))
+        .order_by((User.email == email).desc(), User.id).limit(1))
     return found
 
 
@@ -41,12 +45,18 @@ def check_new_password(password: str, email: str) -> None:
 def create_user(email: str, password: str, role: str = "learner") -> User:
     email = normalize_email(email)
     local, _at, domain = email.partition("@")
-    if not local or "." not in domain or len(email) > 254 or not email_is_clean(email):
+    if not local or "." not in domain or len(email) > 254:
         raise AccountError("bad_email")
+    if not email_is_clean(email):
+        raise AccountError("mixed_script_email" if email_problem(email) == "mixed_script"
+                           else "bad_email")
     check_new_password(password, email)
     if role not in ROLES:
         raise AccountError("bad_role")
-    user = User(email=email, password_hash=hash_password(password), role=role)
+    if find_by_email(email) is not None:
+        raise AccountError("email_taken")
+    user = User(email=email, email_skeleton=skeleton(email), password_hash=hash_password(password),
+                role=role)
     db.session.add(user)
     try:
         db.session.commit()

@@ -13,7 +13,7 @@ from app.exercises import bp
 from app.exercises.strings import editor_strings
 from app.i18n import current_lang
 from app.progress import drafts
-from app.progress.history import submissions_of
+from app.progress.history import latest, own
 from app.progress.records import sort_key
 from app.progress.status import learner_progress
 from grader.api import Exercise
@@ -65,10 +65,10 @@ def _server_draft(exercise: Exercise) -> dict[str, object] | None:
 
 def _last_submission(exercise: Exercise) -> dict[str, object] | None:
     """The learner's latest submission of this exercise (the page shows its result on return)."""
-    subs = submissions_of(learner_key(), exercise.id)
-    if not subs:
+    last = latest(learner_key(), exercise.id)
+    if last is None:
         return None
-    return {**subs[-1].to_api(), "url": url_for("progress.submission", submission_id=subs[-1].id)}
+    return {**last.to_api(), "url": url_for("progress.submission", submission_id=last.id)}
 
 
 def _restored(exercise: Exercise) -> dict[str, object] | None:
@@ -76,10 +76,10 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
     wanted = request.args.get("restore", "")
     if not wanted:
         return None
-    mine = [s for s in submissions_of(learner_key(), exercise.id) if s.id == wanted]
-    if not mine:
+    mine = own(learner_key(), exercise.id, wanted)
+    if mine is None:
         return None
-    return {"code": mine[0].code, "created_at": mine[0].created_at.isoformat()}
+    return {"code": mine.code, "created_at": mine.created_at.isoformat()}
 
 
 @bp.get("/exercises/<exercise_id>")

@@ -17,7 +17,7 @@ from app.instructor.learners import learner_rows
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
 from app.instructor.validation import get_runner
-from app.progress.history import submissions_of
+from app.progress.history import page
 from app.progress.records import attempts
 from app.progress.status import by_lesson, learner_progress
 from grader.api import Exercise
@@ -49,7 +49,7 @@ def learner(user_id: int) -> str:
         abort(404)
     exercises = _exercises()
     lessons = by_lesson(exercises, learner_progress(user.learner_key))
-    recent = {e.id: list(reversed(submissions_of(user.learner_key, e.id)))[:5]
+    recent = {e.id: page(user.learner_key, e.id, size=5).submissions
               for e in exercises if e.kind.accepts_code}
     return render_template("instructor/learner.html", user=user, lessons=lessons, recent=recent)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import jsonify, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -11,7 +11,7 @@ from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error
 from app.progress import bp, drafts
-from app.progress.history import submissions_of, summary
+from app.progress.history import API_PAGE_SIZE, page, summary
 from grader.api import Exercise
 
 
@@ -67,5 +67,7 @@ def delete_draft(exercise_id: str) -> tuple[str, int] | tuple[Response, int]:
 def api_history(exercise_id: str) -> Response | tuple[Response, int]:
     if _code_exercise(exercise_id) is None:
         return _unknown()
-    mine = [summary(sub) for sub in submissions_of(learner_key(), exercise_id)]
-    return _no_store(jsonify({"exercise": exercise_id, "submissions": mine}))
+    # Newest first, API_PAGE_SIZE at a time; "older" is the ?before= cursor of the next page.
+    found = page(learner_key(), exercise_id, before=request.args.get("before"), size=API_PAGE_SIZE)
+    return _no_store(jsonify({"exercise": exercise_id, "older": found.older,
+                              "submissions": [summary(sub) for sub in found.submissions]}))

@@ -1,8 +1,13 @@
-"""Chart geometry for the figures of a results document: numbers in, coordinates out (no markup)."""
+"""Chart geometry for the figures of a results document: numbers in, coordinates out (no markup).
+
+Total by construction: every figure either gets a layout or None, whatever its numbers (the
+same rules as app/static/src/figures.js, which draws results on the exercise page).
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from app.progress import bp
@@ -11,44 +16,68 @@ from grader.api import validate_figure
 WIDTH, HEIGHT = 560, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 44
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+# The renderer's own domain, wider than validation's (grader/figures.py): documents stored
+# before validation bounded numbers are drawn when they fit here and skipped otherwise, so no
+# arithmetic below can overflow (1e300 * 1.1 is finite) or lose a range to subnormals.
+LIMIT, TINY = 1e300, 1e-300
+# A range narrower than this share of its magnitude is drawn as one value: 1.0 and
+# 1.0000000000000002 differ by one ulp and would otherwise get ticks 1e-17 apart.
+MIN_RELATIVE_SPAN = 1e-9
+MAX_TICKS = 12
 
 
-def _ticks(low: float, high: float, log: bool) -> list[float]:
-    if log:
-        first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
-        step = max(1, (last - first) // 6 + 1)
-        return [10.0 ** e for e in range(first, last + 1, step)]
-    if high == low:
-        return [low]
-    raw = (high - low) / 5
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    start = math.ceil(low / step) * step
-    return [start + i * step for i in range(int((high - start) / step) + 1)]
+def drawable(value: float) -> bool:
+    return math.isfinite(value) and (value == 0 or TINY <= abs(value) <= LIMIT)
 
 
-def _axis(values: list[float], log: bool, size: float, flip: bool):
+def _linear_range(values: list[float]) -> tuple[float, float]:
     low, high = min(values), max(values)
+    magnitude = max(abs(low), abs(high))
+    if not high - low > magnitude * MIN_RELATIVE_SPAN:
+        # Equal or nearly equal values: a window around them, the value in the middle.
+        half = magnitude * 0.05 if magnitude > 0 else 1.0
+        middle = (low + high) / 2
+        return middle - half, middle + half
+    pad = (high - low) * 0.05
+    return (0.0 if low >= 0 and low - pad < 0 else low - pad), high + pad
+
+
+def _linear_ticks(low: float, high: float) -> list[float]:
+    raw = (high - low) / 5
+    magnitude = 10.0 ** math.floor(math.log10(raw)) if raw > 0 else 0.0
+    step = next((m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw), 0.0)
+    if not step > 0 or not math.isfinite(low / step):
+        return [low, high]  # a span too small to divide (cannot happen within LIMIT and TINY)
+    start = math.ceil(low / step) * step
+    # Counted, never accumulated: adding a step smaller than an ulp would never end.
+    count = min(MAX_TICKS, int((high - start) / step) + 1)
+    return [start + i * step for i in range(max(count, 0))]
+
+
+def _axis(values: list[float], log: bool, size: float,
+          flip: bool) -> tuple[Callable[[float], float], list[float]]:
     if log:
-        low, high = 10 ** math.floor(math.log10(low)), 10 ** math.ceil(math.log10(high))
-    elif low == high:
-        low, high = low - 1, high + 1
+        first = math.floor(math.log10(min(values)))
+        last = max(math.ceil(math.log10(max(values))), first + 1)
+        stride = max(1, (last - first) // 6 + 1)
+        ticks = [10.0 ** e for e in range(first, last + 1, stride)]
+
+        def share(value: float) -> float:
+            return (math.log10(value) - first) / (last - first)
     else:
-        pad = (high - low) * 0.05
-        low, high = (0.0 if low >= 0 and low - pad < 0 else low - pad), high + pad
+        low, high = _linear_range(values)
+        ticks = [t for t in _linear_ticks(low, high) if low <= t <= high]
+        if all(float(v).is_integer() for v in values):
+            # Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
+            whole = [t for t in ticks if float(t).is_integer()]
+            ticks = whole if len(whole) >= 2 else sorted(set(values))[:8]
+
+        def share(value: float) -> float:
+            return (value - low) / (high - low)
 
     def place(value: float) -> float:
-        if log:
-            share = (math.log10(value) - math.log10(low)) / (math.log10(high) - math.log10(low))
-        else:
-            share = (value - low) / (high - low)
-        return (1 - share) * size if flip else share * size
+        return (1 - share(value)) * size if flip else share(value) * size
 
-    ticks = [t for t in _ticks(low, high, log) if low <= t <= high]
-    if not log and all(float(v).is_integer() for v in values):
-        # Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
-        whole = [t for t in ticks if float(t).is_integer()]
-        ticks = whole if len(whole) >= 2 else sorted(set(values))[:8]
     return place, ticks
 
 
@@ -66,12 +95,13 @@ def figure_layout(figure: Any) -> dict[str, Any] | None:
     except (ValueError, TypeError, AttributeError):
         return None
     points = [p for s in fig["series"] for p in s["points"]]
-    if not points:
+    if not points or not all(drawable(v) for p in points for v in p):
         return None
     xlog, ylog = fig["x_scale"] == "log", fig["y_scale"] == "log"
+    marks_in = [m for m in fig["marks"] if drawable(m["x"]) and (not xlog or m["x"] > 0)]
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    xs = [p[0] for p in points] + [m["x"] for m in fig["marks"] if not xlog or m["x"] > 0]
-    place_x, xticks = _axis(xs, xlog, inner_w, flip=False)
+    place_x, xticks = _axis([p[0] for p in points] + [m["x"] for m in marks_in], xlog, inner_w,
+                            flip=False)
     place_y, yticks = _axis([p[1] for p in points], ylog, inner_h, flip=True)
     series = []
     for i, entry in enumerate(fig["series"]):
@@ -80,8 +110,7 @@ def figure_layout(figure: Any) -> dict[str, Any] | None:
         series.append({"name": entry["name"], "color": COLORS[i % len(COLORS)], "dots": dots,
                        "path": " ".join(f"{d['x']},{d['y']}" for d in dots),
                        "rows": entry["points"]})
-    marks = [{"x": round(LEFT + place_x(m["x"]), 1), "label": m["label"]}
-             for m in fig["marks"] if not xlog or m["x"] > 0]
+    marks = [{"x": round(LEFT + place_x(m["x"]), 1), "label": m["label"]} for m in marks_in]
     return {
         "id": fig["id"], "title": fig["title"], "note": fig["note"],
         "x_label": fig["x_label"], "y_label": fig["y_label"],

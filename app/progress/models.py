@@ -23,4 +23,6 @@ class Draft(db.Model):  # type: ignore[name-defined,misc]
     learner: Mapped[str] = mapped_column(String(64))
     exercise_id: Mapped[str] = mapped_column(String(64))
     code: Mapped[str] = mapped_column(Text)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Indexed: anonymous drafts expire by it (app.progress.expiry).
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 index=True)

@@ -1,11 +1,11 @@
-"""Pages: the learner's dashboard, the history of one exercise, one submission with its diff."""
+"""Pages: the learner's dashboard, the history of one exercise (paged), one submission with its diff."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from flask import abort, render_template
+from flask import abort, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from sqlalchemy import select
@@ -17,10 +17,11 @@ from app.content import exercise_catalog, lesson_catalog
 from app.content.check_titles import check_titles as titles_from_tests
 from app.extensions import db
 from app.i18n import current_lang
+from app.models import Submission
 from app.progress import bp
 from app.progress.access import readable_submission
 from app.progress.diff import submission_diff
-from app.progress.history import entries, previous_of
+from app.progress.history import page, previous_of
 from app.progress.status import by_lesson, learner_progress
 from grader.api import Exercise
 
@@ -82,10 +83,31 @@ def history(exercise_id: str) -> Response:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None or not exercise.kind.accepts_code:
         abort(404)
+    found = page(learner_key(), exercise_id, before=request.args.get("before"),
+                 after=request.args.get("after"))
+    # The page's first submission is shown open, with its code and diff; the others are
+    # collapsed and fetch theirs (progress.submission_code) when opened: one code per page.
+    first = db.session.get(Submission, found.submissions[0].id) if found.submissions else None
+    previous = previous_of(first) if first else None
     return _private(render_template(
         "progress/history.html", exercise=exercise,
-        title=exercise.config.title.get(current_lang()),
-        entries=entries(learner_key(), exercise_id)))
+        title=exercise.config.title.get(current_lang()), page=found, first=first,
+        first_previous=previous,
+        first_diff=submission_diff(previous, first) if first and previous else None))
+
+
+@bp.get("/submissions/<submission_id>/code")
+def submission_code(submission_id: str) -> Response:
+    """One submission's feedback, code and diff with the one before, as a fragment the
+    history page fetches when an entry is opened; the same owner check as the submission page."""
+    found = readable_submission(submission_id)
+    previous = previous_of(found)
+    own = found.learner == learner_key()
+    exercise = exercise_catalog().get(found.exercise_id)
+    return _private(render_template(
+        "progress/_entry_body.html", sub=found, previous=previous,
+        diff=submission_diff(previous, found) if previous else None,
+        restorable=own and exercise is not None and exercise.kind.accepts_code))
 
 
 @bp.get("/submissions/<submission_id>")

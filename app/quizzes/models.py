@@ -31,4 +31,5 @@ class QuizAttempt(db.Model):  # type: ignore[name-defined,misc]
     answers: Mapped[dict[str, Any]] = mapped_column(JSON)
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
     score: Mapped[float] = mapped_column(Float)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Indexed: anonymous attempts expire by it (app.progress.expiry).
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

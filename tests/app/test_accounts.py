@@ -19,11 +19,13 @@ def user(app, email):
         return found
 
 
-def test_register_creates_a_learner_and_logs_in(app, client):
+def test_register_creates_a_learner_who_then_logs_in(app, client):
     response = register(client, "  Ada@Example.org ")
-    assert response.status_code == 302 and response.headers["Location"] == "/progress"
+    assert response.status_code == 302 and response.headers["Location"] == "/login"
     stored = user(app, "ada@example.org")  # stored lower-case, without spaces
     assert stored.role == "learner"
+    assert "Log out" not in client.get("/progress").get_data(as_text=True)
+    assert login(client, "ada@example.org").status_code == 302
     page = client.get("/progress").get_data(as_text=True)
     assert "ada@example.org" in page and "Log out" in page
 
@@ -37,8 +39,13 @@ def test_passwords_are_hashed_with_scrypt(app, client):
 
 def test_register_refuses_a_taken_email_a_short_password_and_a_mismatch(app, client):
     make_user(app, "ada@example.org")
-    taken = register(client, "ADA@example.org")
-    assert taken.status_code == 400 and "exists already" in taken.get_data(as_text=True)
+    before = user(app, "ada@example.org").password_hash
+    taken, new = register(client, "ADA@example.org", "another pass phrase here"), register(
+        app.test_client(), "new@example.org")
+    # The same answer as for a new email (no enumeration), and nothing changed.
+    assert (taken.status_code, taken.headers["Location"]) == (new.status_code, new.headers["Location"])
+    assert client.get("/login").get_data(as_text=True).count("unless this email had one") == 1
+    assert user(app, "ada@example.org").password_hash == before
     short = register(client, "bob@example.org", "short")
     assert short.status_code == 400 and "8 to 256 characters" in short.get_data(as_text=True)
     token = csrf_of(client.get("/register").get_data(as_text=True))

@@ -159,10 +159,12 @@ def test_register_refuses_hostile_form_fields(app, lang) -> None:
     make_user(app, "ada@example.org")
     before = counts(app)
     emails = ["ada\u200b@example.org", "a\u00adda@example.org", "\u202eada@example.org",
-              "ada@exa\u200dmple.org", "ＡＤＡ@example.org", "ada@example.org\x00",
+              "ada@exa\u200dmple.org", "ada@example.org\x00",
               "ada\r\n@example.org", "a" * 300 + "@example.org"]
+    # The last one is the sign-up's own email (with the old 10/minute limit, these last cases
+    # met the rate limit rather than the password rule; the class-sized limit lets them through).
     passwords = ["password", "Password2024!", "12345678", "aaaaaaaaaaaa", "x" * 300, "short",
-                 "ada@example.org"]
+                 "eve@example.org", "qwerty123456", "trustno1!"]
     cases = [(email, PASSWORD) for email in emails] + [("eve@example.org", p) for p in passwords]
     client = app.test_client()
     client.set_cookie("lang", lang)
@@ -208,7 +210,7 @@ def test_look_alike_email_finds_the_same_account(app) -> None:
     token = csrf_of(client.get("/register").get_data(as_text=True))
     response = client.post("/register", data={"csrf_token": token, "email": "ＡＤＡ@example.org",
                                               "password": PASSWORD, "confirm": PASSWORD})
-    assert response.status_code == 400 and "exists already" in page_error(response)
+    assert response.status_code == 302 and counts(app)[3] == 1  # as for a new email; no account
     token = csrf_of(client.get("/login").get_data(as_text=True))
     response = client.post("/login", data={"csrf_token": token, "email": " ＡＤＡ@EXAMPLE.org",
                                            "password": PASSWORD})

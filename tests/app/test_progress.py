@@ -152,13 +152,18 @@ def test_history_lists_every_submission_newest_first(client):
     html = client.get("/exercises/add-numbers/history").get_data(as_text=True)
     assert html.index(second) < html.index(first)
     assert "pass" in html and "fail" in html
-    # Each entry carries its code, its feedback and its diff against the one before.
-    assert "return a - b" in html and "add() does not return a + b." in html
+    # The newest entry carries its feedback, code and diff against the one before; the older
+    # one is collapsed and fetches the same from its fragment when opened.
     assert '<span class="diff-add">+    return a + b</span>' in html
-    assert html.count("This is the first submission of this exercise.") == 1
+    assert "add() does not return a + b." not in html  # the older entry's feedback
+    assert f'data-code-url="/submissions/{first}/code"' in html
+    older = client.get(f"/submissions/{first}/code").get_data(as_text=True)
+    assert "return a - b" in older and "add() does not return a + b." in older
+    assert older.count("This is the first submission of this exercise.") == 1
     body = client.get("/api/exercises/add-numbers/history").get_json()
-    assert [s["id"] for s in body["submissions"]] == [first, second]
-    assert [s["verdict"] for s in body["submissions"]] == ["fail", "pass"]
+    assert [s["id"] for s in body["submissions"]] == [second, first]  # newest first, like the page
+    assert [s["verdict"] for s in body["submissions"]] == ["pass", "fail"]
+    assert body["older"] is None
 
 
 def test_submission_page_shows_code_feedback_and_an_escaped_diff(client):
@@ -195,6 +200,7 @@ def test_signing_up_keeps_what_was_done_anonymously(app, client):
     client.put(DRAFT, json={"code": "anonymous draft"})
     answer_quiz(client, {"half": "fp16", "bits": "32"})
     assert register(client, "ada@example.org").status_code == 302
+    assert login(client, "ada@example.org").status_code == 302  # adopts the anonymous work
     found = states(client)
     assert found["add-numbers"] == "solved" and found[QUIZ_ID] == "solved"
     assert client.get(f"/api/submissions/{submission_id}").status_code == 200

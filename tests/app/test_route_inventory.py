@@ -50,14 +50,20 @@ FILL: dict[str, Callable[[World], list[str]]] = {
                                 f"/lessons/{SLUGS[0]}/img/..%2f..%2fen.md"],
     "exercises.show": lambda w: [f"/exercises/{i}" for i in sorted(CATALOG)] + ["/exercises/x"],
     "progress.history": lambda w: [f"/exercises/{i}/history" for i in CODE_IDS]
-    + [f"/exercises/{w.quiz}/history"],
+    + [f"/exercises/{w.quiz}/history"]
+    + [f"/exercises/{w.exercise}/history?{key}={s}" for key in ("before", "after")
+       for s in [*w.submissions, UNKNOWN_UUID, "%00", "9" * 400]],
+    "progress.submission_code": lambda w: [f"/submissions/{s}/code" for s in w.submissions]
+    + [f"/submissions/{UNKNOWN_UUID}/code", "/submissions/" + "9" * 400 + "/code",
+       "/submissions/%00/code"],
     "progress.dashboard": lambda w: ["/progress"],
     "progress.submission": lambda w: [f"/submissions/{s}" for s in w.submissions]
     + [f"/submissions/{UNKNOWN_UUID}", "/submissions/" + "9" * 400, "/submissions/%00"],
     "progress.get_draft": lambda w: [f"/api/exercises/{w.exercise}/draft",
                                      f"/api/exercises/{w.quiz}/draft"],
     "progress.api_history": lambda w: [f"/api/exercises/{w.exercise}/history",
-                                       "/api/exercises/nope/history"],
+                                       "/api/exercises/nope/history"]
+    + [f"/api/exercises/{w.exercise}/history?before={s}" for s in [*w.submissions, "%00"]],
     "api.submission": lambda w: [f"/api/submissions/{s}" for s in w.submissions]
     + [f"/api/submissions/{UNKNOWN_UUID}", "/api/submissions/%00", "/api/submissions/a%0d%0a"],
     "api.run_status": lambda w: [f"/api/runs/{w.run}", f"/api/runs/{UNKNOWN_UUID}", "/api/runs/%00",

@@ -50,6 +50,10 @@ def test_logged_in_learner_walks_every_page_in_both_languages(browser, live_serv
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password again").fill(PASSWORD)
     page.get_by_role("button", name="Create my account").click()
+    page.wait_for_url(re.compile(r".*/login(\?.*)?$"))  # signing up never logs in by itself
+    page.get_by_label("Email").fill(EMAIL)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
     page.wait_for_url(re.compile(r".*/progress$"))
 
     # Work to show on every page: a graded submission, a draft, a quiz attempt.

@@ -49,7 +49,10 @@ def test_results_document_carries_figures_and_validates_them():
     assert doc["figures"] == []
     doc["figures"] = [figures.validate_figure({**FIGURE, "title": "t", "marks": []})]
     assert validate_document(doc)["figures"][0]["id"] == "step-time"
-    doc["figures"] = [{"id": "x", "series": "<svg onload=alert(1)>"}]
+    # A figure that is not valid is dropped and the verdict kept: a chart never costs a grade.
+    doc["figures"] = [{"id": "x", "series": "<svg onload=alert(1)>"}, doc["figures"][0]]
+    assert [f["id"] for f in validate_document(doc)["figures"]] == ["step-time"]
+    doc["figures"] = "<svg onload=alert(1)>"  # not a list at all: the document is refused
     with pytest.raises(ValueError):
         validate_document(doc)
     del doc["figures"]  # documents from before figures existed stay valid

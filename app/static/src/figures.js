@@ -13,31 +13,61 @@ function svg(tag, attrs, text) {
 }
 
 const finite = (v) => typeof v === "number" && Number.isFinite(v);
+// The same domain and rules as app/progress/figures.py: numbers outside it skip the figure,
+// ranges narrower than a billionth of their size are drawn as one value, and ticks are
+// counted (never accumulated), so no input makes a loop run on.
+const LIMIT = 1e300, TINY = 1e-300, MIN_RELATIVE_SPAN = 1e-9, MAX_TICKS = 12;
+const MAX_FIGURE_POINTS = 2000, MAX_MARKS = 500; // grader/figures.py: all series together
+const drawable = (v) => finite(v) && (v === 0 || (Math.abs(v) >= TINY && Math.abs(v) <= LIMIT));
+
+function extent(values) {
+  let low = Infinity, high = -Infinity; // a loop: Math.min(...values) throws on huge arrays
+  for (const v of values) { if (v < low) low = v; if (v > high) high = v; }
+  return [low, high];
+}
+
+function linearRange(values) {
+  const [low, high] = extent(values);
+  const magnitude = Math.max(Math.abs(low), Math.abs(high));
+  if (!(high - low > magnitude * MIN_RELATIVE_SPAN)) {
+    const half = magnitude > 0 ? magnitude * 0.05 : 1, middle = (low + high) / 2;
+    return [middle - half, middle + half];
+  }
+  const pad = (high - low) * 0.05;
+  return [low >= 0 && low - pad < 0 ? 0 : low - pad, high + pad];
+}
+
+function linearTicks(low, high) {
+  const raw = (high - low) / 5, mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const start = Math.ceil(low / step) * step;
+  const count = Math.min(MAX_TICKS, Math.floor((high - start) / step) + 1);
+  const ticks = [];
+  for (let i = 0; i < count; i += 1) ticks.push(start + i * step);
+  return ticks;
+}
 
 function axis(values, log, size, flip) {
-  let low = Math.min(...values), high = Math.max(...values);
+  let share, ticks;
   if (log) {
-    low = 10 ** Math.floor(Math.log10(low));
-    high = 10 ** Math.ceil(Math.log10(high));
-  } else if (low === high) {
-    low -= 1; high += 1;
-  }
-  const share = (v) => (log ? (Math.log10(v) - Math.log10(low)) / (Math.log10(high) - Math.log10(low))
-                            : (v - low) / (high - low));
-  const place = (v) => (flip ? 1 - share(v) : share(v)) * size;
-  const ticks = [];
-  if (log) {
-    for (let e = Math.log10(low); e <= Math.log10(high) + 1e-9; e += 1) ticks.push(10 ** e);
+    const [low, high] = extent(values);
+    const first = Math.floor(Math.log10(low));
+    const last = Math.max(Math.ceil(Math.log10(high)), first + 1);
+    const stride = Math.max(1, Math.floor((last - first) / 6) + 1);
+    ticks = [];
+    for (let e = first; e <= last; e += stride) ticks.push(10 ** e);
+    share = (v) => (Math.log10(v) - first) / (last - first);
   } else {
-    const raw = (high - low) / 5, mag = 10 ** Math.floor(Math.log10(raw));
-    const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
-    for (let t = Math.ceil(low / step) * step; t <= high + 1e-9; t += step) ticks.push(t);
+    const [low, high] = linearRange(values);
+    ticks = linearTicks(low, high).filter((t) => t >= low && t <= high);
+    // Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
+    if (values.every(Number.isInteger)) {
+      const whole = ticks.filter(Number.isInteger);
+      ticks = whole.length >= 2 ? whole : [...new Set(values)].sort((a, b) => a - b).slice(0, 8);
+    }
+    share = (v) => (v - low) / (high - low);
   }
-  // Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
-  if (!log && values.every(Number.isInteger)) {
-    const whole = ticks.filter(Number.isInteger);
-    return { place, ticks: whole.length >= 2 ? whole : [...new Set(values)].sort((a, b) => a - b).slice(0, 8) };
-  }
+  const place = (v) => (flip ? 1 - share(v) : share(v)) * size;
   return { place, ticks };
 }
 
@@ -46,12 +76,19 @@ const label = (v) => (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2)
 
 function drawFigure(figure) {
   const series = (Array.isArray(figure.series) ? figure.series : []).slice(0, 6)
-    .map((s) => ({ name: String(s.name || ""), points: (s.points || []).filter((p) => Array.isArray(p) && finite(p[0]) && finite(p[1])) }));
+    .map((s) => ({ name: String((s && s.name) || ""), points: Array.isArray(s && s.points) ? s.points : [] }));
+  // More points than the server accepts: not a figure it sent, and not one to draw.
+  if (series.reduce((sum, s) => sum + s.points.length, 0) > MAX_FIGURE_POINTS) return null;
   const xlog = figure.x_scale === "log", ylog = figure.y_scale === "log";
-  const points = series.flatMap((s) => s.points).filter((p) => (!xlog || p[0] > 0) && (!ylog || p[1] > 0));
-  if (!points.length) return null;
+  const points = series.flatMap((s) => s.points);
+  // One point the server would not draw means the figure is not drawn (the server validated
+  // it; anything else did not come from it).
+  if (!points.length || !points.every((p) => Array.isArray(p) && p.length === 2 && drawable(p[0]) && drawable(p[1])
+      && (!xlog || p[0] > 0) && (!ylog || p[1] > 0))) return null;
+  const marks = (Array.isArray(figure.marks) ? figure.marks : []).slice(0, MAX_MARKS)
+    .filter((m) => m && drawable(m.x) && (!xlog || m.x > 0));
   const w = WIDTH - LEFT - RIGHT, h = HEIGHT - TOP - BOTTOM;
-  const x = axis(points.map((p) => p[0]), xlog, w, false);
+  const x = axis(points.map((p) => p[0]).concat(marks.map((m) => m.x)), xlog, w, false);
   const y = axis(points.map((p) => p[1]), ylog, h, true);
   const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: "100%", role: "img" });
   const g = svg("g", { "font-family": "sans-serif", "font-size": 11, fill: "#333" });
@@ -69,8 +106,7 @@ function drawFigure(figure) {
            svg("line", { x1: LEFT, x2: LEFT, y1: TOP, y2: HEIGHT - BOTTOM, stroke: "#333" }),
            svg("text", { x: (LEFT + WIDTH - RIGHT) / 2, y: HEIGHT - 6, "text-anchor": "middle" }, figure.x_label || ""),
            svg("text", { transform: `translate(12 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)`, "text-anchor": "middle" }, figure.y_label || ""));
-  for (const mark of (figure.marks || []).slice(0, 500)) {
-    if (!finite(mark.x) || (xlog && mark.x <= 0)) continue;
+  for (const mark of marks) {
     const at = LEFT + x.place(mark.x);
     const line = svg("line", { x1: at, x2: at, y1: TOP, y2: HEIGHT - BOTTOM, stroke: "#d62728", "stroke-dasharray": "4 3" });
     line.append(svg("title", {}, mark.label || ""));

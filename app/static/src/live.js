@@ -1,6 +1,7 @@
 // History and submission pages: a submission still waiting for the grader is followed, and
 // its part of the page is replaced by the server-rendered result when grading ends. No reload.
 import { waitForResult } from "./grading.js";
+import { loadCodeOnOpen } from "./history.js";
 
 async function refresh(node) {
   const id = node.dataset.submission;
@@ -31,3 +32,4 @@ async function refresh(node) {
 }
 
 for (const node of document.querySelectorAll("[data-live][data-pending]")) refresh(node);
+loadCodeOnOpen(document);

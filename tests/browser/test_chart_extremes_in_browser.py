@@ -1,0 +1,79 @@
+"""The editor's chart code (app/static/src/figures.js) in Chromium, on the extreme inputs the
+server's renderer is tested with: every figure is drawn inside the plot or skipped, and no
+input makes it loop (each call runs under a CDP time limit) or throw."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from figure_cases import EXTREMES  # noqa: E402
+
+from app.progress.figures import figure_layout  # noqa: E402
+
+pytestmark = pytest.mark.browser
+SOURCE = Path(__file__).resolve().parents[2] / "app" / "static" / "src" / "figures.js"
+
+DRAW = """(() => {
+  const box = document.createElement("div");
+  window.__showFigures(box, %s);
+  return [...box.querySelectorAll("figure")].map((figure) => ({
+    dots: [...figure.querySelectorAll("circle")].map((c) => [+c.getAttribute("cx"), +c.getAttribute("cy")]),
+    ticks: figure.querySelectorAll("svg text").length,
+  }));
+})()"""
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    page = browser.new_page()
+    page.set_content("<!doctype html><title>figures</title>")
+    source = SOURCE.read_text(encoding="utf-8")
+    page.add_script_tag(content=source + "\nwindow.__showFigures = showFigures;", type="module")
+    page.wait_for_function("typeof window.__showFigures === 'function'", timeout=5000)
+    cdp = page.context.new_cdp_session(page)
+    yield page, cdp
+    page.close()
+
+
+def draw(cdp, figures):
+    # Python's json writes -0.0 as "-0.0" and 1e308 as "1e+308": the browser parses both.
+    answer = cdp.send("Runtime.evaluate", {"expression": DRAW % json.dumps(figures),
+                                           "returnByValue": True, "timeout": 5000})
+    assert "exceptionDetails" not in answer, answer.get("exceptionDetails")
+    return answer["result"]["value"]
+
+
+@pytest.mark.parametrize("name", sorted(EXTREMES))
+def test_the_browser_draws_what_the_server_draws(page, name):
+    _page, cdp = page
+    drawn = draw(cdp, [EXTREMES[name]])
+    layout = figure_layout(EXTREMES[name])
+    assert len(drawn) == (0 if layout is None else 1)
+    for figure in drawn:
+        assert figure["ticks"] <= 2 * 12 + 2  # x and y tick labels, the two axis titles
+        for x, y in figure["dots"]:
+            assert math.isfinite(x) and math.isfinite(y)
+            assert 64 - 0.1 <= x <= 560 - 16 + 0.1 and 16 - 0.1 <= y <= 300 - 44 + 0.1
+        # The same layout as the server's, dot for dot.
+        server = [v for s in layout["series"] for d in s["dots"] for v in (d["x"], d["y"])]
+        assert [v for dot in figure["dots"] for v in dot] == pytest.approx(server, abs=0.11)
+
+
+def test_values_the_server_never_sends_do_not_hang_the_browser(page):
+    """Bypassing validation (an old row, a tampered response): still total."""
+    _page, cdp = page
+    hostile = [{"id": "a", "series": [{"name": "s", "points": [[1, 1e308], [2, -1e308]]}]},
+               {"id": "b", "series": [{"name": "s", "points": [[1, 1.0], [2, 1.0000000000000002]]}],
+                "marks": [{"x": 1e300}, {"x": "x"}, None]},
+               {"id": "c", "series": [{"name": "s", "points": [[i, i] for i in range(100_000)]}]},
+               {"id": "d", "series": [{"points": "not a list"}, None, 7]},
+               {"id": "e", "x_scale": "log", "series": [{"name": "s", "points": [[0, 1], [-1, 2]]}]}]
+    drawn = draw(cdp, hostile)
+    assert len(drawn) == 1  # b: nearly equal values, one mark in range; c has too many points
+    assert len(drawn[0]["dots"]) == 2

@@ -1,0 +1,32 @@
+"""Chart inputs at the extremes, shared by the server's and the browser's renderer tests."""
+
+from __future__ import annotations
+
+NEAR = 1.0000000000000002  # the next float after 1.0
+
+
+def fig(points, x_scale="linear", y_scale="linear", marks=()):
+    return {"id": "extreme", "title": "t", "x_scale": x_scale, "y_scale": y_scale,
+            "series": [{"name": "s", "points": [list(p) for p in points]}],
+            "marks": [{"x": x, "label": "m"} for x in marks]}
+
+
+# Shapes that raised (OverflowError) or looped before; every one must draw or be skipped.
+EXTREMES = {
+    "measured 1.5e305 s": fig([[64, 1.5e308], [128, 7.4]], "log", "log"),
+    "1e308 linear": fig([[1, 1e308], [2, -1e308]]),
+    "1e308 equal": fig([[1e308, 1e308], [1e308, 1e308]]),
+    "1e-308": fig([[1, 1e-308], [2, 2e-308]]),
+    "1e-308 log": fig([[1e-308, 1e-308], [1, 1]], "log", "log"),
+    "negative zero": fig([[-0.0, -0.0], [0.0, -0.0]]),
+    "equal values": fig([[3, 2.5], [3, 2.5]]),
+    "speed-ups 1.0 vs next float": fig([[64, 1.0], [128, NEAR]]),
+    "nearly equal large": fig([[1, 1e20], [2, 1e20 * NEAR]]),
+    "nearly equal log": fig([[1, 1.0], [2, NEAR]], "log", "log"),
+    "tiny span near zero": fig([[0, 0.0], [1, 5e-324]]),
+    "marks far outside": fig([[1, 1], [2, 2]], marks=(1e29, -1e29)),
+    "huge list": fig([[i, i * 1e-3] for i in range(2000)]),
+    "too many points": {"id": "many", "series": [{"name": str(j), "points": [[i, i] for i in range(2000)]}
+                                                 for j in range(6)]},
+    "huge integer": fig([[10**400, 1], [1, 1]]),
+}
