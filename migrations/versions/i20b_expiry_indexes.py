@@ -1,7 +1,7 @@
 """Indexes for the expiry of anonymous work: drafts by updated_at, quiz attempts by created.
 
 Revision ID: i20b_expiry_indexes
-Revises: i9a1s2e3s4v5
+Revises: i21_grading_attempts
 Create Date: 2026-12-01 16:00:00
 
 """
@@ -9,7 +9,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "i20b_expiry_indexes"
-down_revision = "i9a1s2e3s4v5"
+down_revision = "i21_grading_attempts"
 branch_labels = None
 depends_on = None
 
