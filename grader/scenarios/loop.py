@@ -100,14 +100,16 @@ def run_train_epoch(train: Callable[..., Any], params: dict[str, Any]) -> dict[s
     optimizer = torch.optim.SGD(model.parameters(), lr=float(params.get("lr", 0.1)), momentum=0.9)
     criterion = RecordingLoss()
     probe = LoopProbe(model, optimizer)
-    hook = model.register_forward_pre_hook(lambda module, args: moves.on_forward(args))
+    hooks = [model.register_forward_pre_hook(lambda module, args: moves.on_forward(args)),
+             criterion.register_forward_pre_hook(lambda module, args: moves.on_forward(args[1:]))]
     torch.manual_seed(int(params.get("dropout_seed", 5)))  # same dropout masks as the reference
     try:
         with moves:
             returned = train(model, loader, optimizer, criterion, torch.device("cpu"))
     finally:
         probe.remove()
-        hook.remove()
+        for hook in hooks:
+            hook.remove()
     if isinstance(returned, torch.Tensor):
         returned = returned.detach().float().cpu()
     return {"returned": returned, "losses": criterion.values, "batches": len(loader),
@@ -134,13 +136,16 @@ def evaluate(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
     probe = LoopProbe(model)
     moves = BatchMoves()
     loader = evaluation_loader(params, moves)
-    hook = model.register_forward_pre_hook(lambda module, args: moves.on_forward(args))
+    criterion = RecordingLoss()
+    hooks = [model.register_forward_pre_hook(lambda module, args: moves.on_forward(args)),
+             criterion.register_forward_pre_hook(lambda module, args: moves.on_forward(args[1:]))]
     try:
         with moves:
-            returned = submission.evaluate(model, loader, RecordingLoss(), torch.device("cpu"))
+            returned = submission.evaluate(model, loader, criterion, torch.device("cpu"))
     finally:
         probe.remove()
-        hook.remove()
+        for hook in hooks:
+            hook.remove()
     if isinstance(returned, (tuple, list)):
         returned = [v.detach().float().cpu() if isinstance(v, torch.Tensor) else v
                     for v in returned]

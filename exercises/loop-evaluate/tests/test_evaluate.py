@@ -84,12 +84,13 @@ def test_no_grad(run, learner):
 def test_moves_batch(run, learner):
     # The grader runs on the CPU, where an unmoved batch gives the same numbers; a GPU would stop.
     if run["unmoved_batches"]:
-        raise Feedback({"en": f"{run['unmoved_batches']} of {len(run['train_flags'])} forward passes got a batch "
-                              "straight from the loader, never moved to `device`: on a GPU this stops with "
+        raise Feedback({"en": f"{run['unmoved_batches']} times a tensor straight from the loader (inputs or targets) "
+                              "reached the model or the loss without being moved to `device`: on a GPU "
+                              "this stops with "
                               "\"Expected all tensors to be on the same device\".",
-                        "ja": f"{len(run['train_flags'])} 回の順伝播のうち {run['unmoved_batches']} 回で、ローダーの"
-                              "バッチが `device` に移されないままモデルに渡されました。GPU では \"Expected all "
-                              "tensors to be on the same device\" で停止します。"},
+                        "ja": f"ローダーから受け取ったテンソル（入力または正解ラベル）が `device` に移されないまま、"
+                              f"モデルか損失に {run['unmoved_batches']} 回渡されました。GPU では \"Expected all tensors to be on "
+                              "the same device\" で停止します。"},
                        line=call_line(learner.source, ENTRY, "model", learner.line_of(ENTRY)))
 
 

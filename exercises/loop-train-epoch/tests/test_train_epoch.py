@@ -67,12 +67,13 @@ def test_moves_batch(trained, learner):
                           "ja": "未確認: モデルが一度も呼ばれていません。"})
     unmoved = trained["unmoved_batches"]
     if unmoved:
-        raise Feedback({"en": f"{unmoved} of {len(trained['train_flags'])} forward passes got a batch straight "
-                              "from the loader, never moved to `device`: on a GPU this stops with \"Expected "
-                              "all tensors to be on the same device\".",
-                        "ja": f"{len(trained['train_flags'])} 回の順伝播のうち {unmoved} 回で、ローダーのバッチが "
-                              "`device` に移されないままモデルに渡されました。GPU では \"Expected all tensors "
-                              "to be on the same device\" で停止します。"},
+        raise Feedback({"en": f"{unmoved} times a tensor straight from the loader (inputs or targets) "
+                              "reached the model or the loss without being moved to `device`: on a GPU "
+                              "this stops with "
+                              "\"Expected all tensors to be on the same device\".",
+                        "ja": f"ローダーから受け取ったテンソル（入力または正解ラベル）が `device` に移されないまま、"
+                              f"モデルか損失に {unmoved} 回渡されました。GPU では \"Expected all tensors to be on "
+                              "the same device\" で停止します。"},
                        line=line_of_call(learner, "model"))
 
 
