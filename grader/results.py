@@ -173,6 +173,7 @@ def _validate_test(test: Any) -> dict[str, Any]:
     clean["line"] = _line(test.get("line"), "tests[].line")
     for key, default in (("points", 0), ("max_points", 1)):
         clean[key] = _bounded_number(test.get(key, default), f"tests[].{key}", 0, 1e6)
+    clean["given"] = test.get("given") is True
     return clean
 
 

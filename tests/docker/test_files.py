@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from grader.results import validate_document
 from grader.sandboxes.docker_files import (
     GRADER_UID,
     ResultsUnreadable,
@@ -20,8 +21,11 @@ from grader.sandboxes.docker_files import (
 )
 from grader.sandboxes.docker_image import image_name
 
-DOC = {"version": 1, "exercise": "x", "status": "fail", "score": 0.5, "error_kind": None,
-       "tests": [{"status": "pass"}, {"status": "fail"}]}
+# A document as the harness writes it, every field present (validate_document fills defaults,
+# so a read is compared with the whole document, not a sketch of one).
+DOC = validate_document({"version": 1, "exercise": "x", "status": "fail", "score": 0.5, "error_kind": None,
+                         "tests": [{"status": "pass", "points": 1, "given": False},
+                                   {"status": "fail", "given": True}]})
 
 
 def tar_of(member: tarfile.TarInfo, data: bytes = b"") -> io.BytesIO:
