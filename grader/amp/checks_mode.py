@@ -22,8 +22,9 @@ def _no_forward(ctx: Context, slug: str) -> Finding:
                 "ja": "関数の最初で `model.train()` を呼びましょう。モデルは評価モードで渡されることがあり、"
                       "そのままでは Dropout や BatchNorm の動きが学習時と異なります。"})
 def train_mode(ctx: Context) -> Finding:
-    # The scenario hands the model over in evaluation mode (as after a validation pass), so a
-    # loop that never calls model.train() is seen even on a model without dropout.
+    # Asked with the scenario parameter "handover": "eval" (the model arrives in evaluation mode,
+    # as after a validation pass), so a loop that never calls model.train() is seen even on a
+    # model without dropout. Only for an exercise whose prompt asks for it.
     forwards = ctx.trace.of("forward")
     if not forwards:
         return _no_forward(ctx, SLUG_MODE)

@@ -64,9 +64,11 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
     kwargs = dict(params.get("kwargs") or {})
 
     function = getattr(submission, entry, None)
-    # Handed over in evaluation mode, as after a validation pass: a training loop must switch the
-    # model back itself (the train-mode check), which a model without dropout would not show.
-    setup.model.eval()
+    # "handover": "eval" hands the model over in evaluation mode, as after a validation pass, for
+    # exercises whose prompt asks the loop to switch it back (the train-mode check); by default it
+    # arrives in training mode, and a loop without model.train() is right.
+    if params.get("handover") == "eval":
+        setup.model.eval()
     result: dict[str, Any] = {"returned": None, "returned_type": "NoneType", "error": None}
     with replaying(params.get("replay")), Tracer(model=setup.model, criterion=setup.criterion,
                 namespace=getattr(submission, "__dict__", None),

@@ -41,7 +41,6 @@ def micro_batches(params: dict[str, Any]) -> list[tuple[torch.Tensor, torch.Tens
 def accumulate(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
     """Run the learner's train_accumulated over fixed micro-batches; report weights and events."""
     model, optimizer = build_regressor(params)
-    model.eval()  # as after an evaluation pass: the learner's function must switch back
     probe = LoopProbe(model, optimizer)
     submission.train_accumulated(model, micro_batches(params), optimizer, nn.MSELoss(),
                                  int(params["accum_steps"]))

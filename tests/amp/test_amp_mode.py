@@ -23,7 +23,8 @@ CHECKS = ("train-mode", "batch-on-device")
 
 
 def statuses(source: str) -> dict[str, tuple[str, int | None]]:
-    review = review_source(source)
+    # The model arrives in evaluation mode, as exercises that ask for model.train() declare.
+    review = review_source(source, handover="eval")
     return {slug: (review.finding(slug).status, review.finding(slug).line) for slug in CHECKS}
 
 
@@ -59,3 +60,8 @@ def test_a_dtype_change_alone_is_not_a_move() -> None:
     source = GOOD.replace("inputs, targets = inputs.to(device), targets.to(device)",
                           "inputs, targets = inputs.to(torch.float32), targets.to(device)")
     assert statuses(source)["batch-on-device"][0] == "fail"
+
+
+def test_by_default_the_model_arrives_in_training_mode() -> None:
+    review = review_source(GOOD.replace("    model.train()\n", ""))
+    assert review.finding("train-mode").status == "pass"

@@ -11,7 +11,6 @@ trained, reference, review = amp.fixtures("amp.train_bf16", PARAMS, SPEC)
 
 # given=True on what the starter (a float16 loop without a scaler) already does right: credit
 # is for choosing bfloat16 (and so not running an unscaled float16 backward).
-test_train_mode = amp.check("train-mode", given=True)
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
 test_bf16_autocast = amp.check("bf16-autocast")

@@ -12,7 +12,6 @@ trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
 # given=True on what the starter (an AMP loop without clipping) already does right.
 test_unscale_before_clip = amp.check("unscale-before-clip")
-test_train_mode = amp.check("train-mode", given=True)
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
 test_backward_outside_autocast = amp.check("backward-outside-autocast", given=True)

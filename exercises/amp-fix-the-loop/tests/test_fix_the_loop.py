@@ -9,7 +9,6 @@ SPEC = amp.LoopSpec(entry="train_one_epoch")
 trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 
 # given=True on what the starter already does right: credit is for each mistake fixed.
-test_train_mode = amp.check("train-mode", given=True)
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
 test_backward_outside_autocast = amp.check("backward-outside-autocast")

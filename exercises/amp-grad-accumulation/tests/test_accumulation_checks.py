@@ -14,7 +14,6 @@ trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 # given=True on what the starter (a correct one-step-per-batch AMP loop) already does right:
 # credit is for the accumulation.
 test_accumulation_window = amp.check("accumulation-window")
-test_train_mode = amp.check("train-mode", given=True)
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
 test_backward_outside_autocast = amp.check("backward-outside-autocast", given=True)

@@ -13,7 +13,6 @@ trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
 # given=True: the untouched starter already runs; credit is for the AMP work.
 test_runs = amp.runs(given=True, hint={"en": "Run your function on a tiny model before you submit.",
                                      "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
-test_train_mode = amp.check("train-mode")
 test_batch_on_device = amp.check("batch-on-device")
 test_forward_in_autocast = amp.check("forward-in-autocast")
 test_backward_outside_autocast = amp.check("backward-outside-autocast")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.author import Feedback, NotChecked, big_batch_reference, call_line, check, count, windows
+from grader.author import Feedback, big_batch_reference, call_line, check, count, windows
 
 PARAMS = {"seed": 5, "data_seed": 20261130, "windows": 3, "accum_steps": 4, "micro_size": 4}
 K, GROUPS = PARAMS["accum_steps"], PARAMS["windows"]
@@ -29,23 +29,6 @@ def largest_gap(got, expected):
              "ja": "提出する前に小さなモデルで関数を動かしてみましょう。"})
 def test_runs(trained):
     assert trained is not None
-
-
-@check("train-mode", given=True, title={"en": "Trains in training mode", "ja": "学習モードで学習する"},
-       hint={"en": "Call model.train() at the start: the model may arrive in evaluation mode.",
-             "ja": "最初に model.train() を呼びましょう。モデルは評価モードで渡されることがあります。"},
-       depends=["runs"])
-def test_train_mode(trained, learner):
-    flags = trained["train_flags"]
-    if not flags:
-        raise NotChecked({"en": "Not checked: the model was never called.",
-                          "ja": "未確認: モデルが一度も呼ばれていません。"})
-    if not all(flags):
-        raise Feedback({"en": f"{flags.count(False)} of {len(flags)} forward passes ran in evaluation mode: the "
-                              "model came in evaluation mode and was never switched back.",
-                        "ja": f"{len(flags)} 回の順伝播のうち {flags.count(False)} 回が評価モードで実行されました。"
-                              "評価モードで渡されたモデルを学習モードに戻していません。"},
-                       line=learner.line_of(ENTRY))
 
 
 @check("step-every-k", title={"en": f"Steps once per {K} micro-batches", "ja": f"マイクロバッチ {K} 個ごとに 1 回更新する"},

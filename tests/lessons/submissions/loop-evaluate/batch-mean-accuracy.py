@@ -7,6 +7,7 @@ def evaluate(model, loader, criterion, device):
     losses, accuracies = [], []
     with torch.no_grad():
         for inputs, targets in loader:
+            inputs, targets = inputs.to(device), targets.to(device)
             outputs = model(inputs)
             losses.append(criterion(outputs, targets).item())
             accuracies.append((outputs.argmax(dim=1) == targets).float().mean().item())

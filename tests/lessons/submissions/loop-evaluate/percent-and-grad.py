@@ -3,6 +3,7 @@ def evaluate(model, loader, criterion, device):
     model.eval()
     total, batches, correct, samples = 0.0, 0, 0, 0
     for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
         outputs = model(inputs)
         total += criterion(outputs, targets).item()
         batches += 1

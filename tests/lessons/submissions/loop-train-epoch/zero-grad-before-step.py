@@ -1,6 +1,7 @@
 def train_one_epoch(model, loader, optimizer, criterion, device):
     total = 0.0
     for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
         loss = criterion(model(inputs), targets)
         loss.backward()
         optimizer.zero_grad()
