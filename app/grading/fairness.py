@@ -22,13 +22,15 @@ for at most the grading that was running when j arrived, plus j.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 
 from app.extensions import db
+
+T = TypeVar("T")
 
 
 def fairness_key(learner: str | None, anon_address: str | None) -> str:
@@ -90,3 +92,22 @@ def fair_ids(model: Any, queued: Sequence[Any]) -> list[str]:
                 *place(fairness_key(row.learner, None)), _stamp(row.created_at))
 
     return [row.id for row in sorted(queued, key=rank)]
+
+
+def claim_fairest(order: Callable[[], list[str]], claim: Callable[[str], T | None],
+                  rounds: int = 5) -> tuple[str, T] | None:
+    """The fairest job this worker could claim, and its claim; None when none is left.
+
+    The order is a snapshot: on a busy host another worker may take every job in it while a
+    newer job waits, so the order is read again then (a token must never be spent on nothing
+    while a job waits: in-process, nothing else would run it).
+    """
+    for _ in range(rounds):
+        ids = order()[:20]
+        if not ids:
+            return None
+        for job_id in ids:
+            got = claim(job_id)
+            if got is not None:
+                return job_id, got
+    return None

@@ -15,7 +15,7 @@ from sqlalchemy import delete, inspect, select, update
 
 from app.extensions import db
 from app.grading.admission import PENDING
-from app.grading.fairness import fair_ids
+from app.grading.fairness import claim_fairest, fair_ids
 from app.models import Run, utcnow
 from grader.api import checked_run_document, run_failed, run_stopped
 
@@ -167,12 +167,12 @@ def run_next(app: Flask) -> str | None:
     Like grading, each enqueued message is a token for one Run, whichever is fairest then.
     """
     with app.app_context():
-        for run_id in run_order(app)[:20]:
-            token = _claim(run_id)
-            if token is not None:
-                _run_claimed(app, run_id, token)
-                return run_id
-    return None
+        claimed = claim_fairest(lambda: run_order(app), _claim)
+        if claimed is None:
+            return None
+        run_id, token = claimed
+        _run_claimed(app, run_id, token)
+        return run_id
 
 
 def stop(run: Run) -> bool:

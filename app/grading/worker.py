@@ -13,7 +13,7 @@ from sqlalchemy import inspect, select, update
 
 from app.extensions import db
 from app.grading.clock import db_now
-from app.grading.fairness import fair_ids
+from app.grading.fairness import claim_fairest, fair_ids
 from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests import it from here
 from app.grading.routing import queue_kind
 from app.grading.storing import store_finished
@@ -174,12 +174,13 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
     fairest when a worker is free gets graded, and a duplicate token finds nothing to do.
     """
     with app.app_context():
-        for submission_id in fair_order(app, kind)[:20]:
-            claim = _claim(submission_id, token)
-            if claim is not None:  # else another worker won it; try the next one
-                _grade_claimed(app, submission_id, claim)
-                return submission_id
-    return None
+        # A claim that fails means another worker won that job: the next one is tried.
+        claimed = claim_fairest(lambda: fair_order(app, kind), lambda job_id: _claim(job_id, token))
+        if claimed is None:
+            return None
+        submission_id, claim = claimed
+        _grade_claimed(app, submission_id, claim)
+        return submission_id
 
 
 def recover_unfinished(app: Flask) -> list[str]:
