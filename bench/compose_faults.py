@@ -66,7 +66,7 @@ class Browser:
 def worker_hosts(client: Any) -> dict[str, str]:
     """compose service -> the worker container's hostname (its short id), which sandbox labels start with."""
     found = {}
-    for container in client.containers.list(filters={"label": f"com.docker.compose.project={PROJECT}"}):
+    for container in client.containers.list(ignore_removed=True, filters={"label": f"com.docker.compose.project={PROJECT}"}):
         service = container.labels.get("com.docker.compose.service", "")
         if service.startswith("worker"):
             found[service] = container.attrs["Config"]["Hostname"]
@@ -74,7 +74,7 @@ def worker_hosts(client: Any) -> dict[str, str]:
 
 
 def sandboxes(client: Any, hosts: set[str]) -> list[Any]:
-    return [c for c in client.containers.list(all=True, filters={"label": LABEL_WORKER})
+    return [c for c in client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL_WORKER})
             if c.labels.get(LABEL_WORKER, "").split(":")[0] in hosts]
 
 

@@ -22,7 +22,7 @@ def stale_containers(client: Any, *, now: float | None = None,
     """Labelled job containers whose deadline passed more than `grace_s` ago."""
     now = time.time() if now is None else now
     stale = []
-    for container in client.containers.list(all=True, filters={"label": LABEL_JOB}):
+    for container in client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL_JOB}):
         try:
             deadline = float(container.labels.get(LABEL_DEADLINE, "0"))
         except ValueError:
@@ -68,7 +68,12 @@ if __name__ == "__main__":
 def _ended_s_ago(container: Any, now: float) -> float:
     from datetime import datetime
 
-    container.reload()
+    import docker.errors
+
+    try:
+        container.reload()
+    except docker.errors.NotFound:
+        return 0.0  # removed meanwhile (by its worker or another janitor): not ours to take
     finished = container.attrs.get("State", {}).get("FinishedAt", "")
     try:  # Docker writes nanoseconds; Python reads at most microseconds
         stamp = datetime.fromisoformat(finished[:26].rstrip("Z") + "+00:00")
@@ -88,7 +93,7 @@ def orphans(client: Any, *, mine: str | None = None, now: float | None = None) -
     mine = worker_identity() if mine is None else mine
     now = time.time() if now is None else now
     found = []
-    for container in client.containers.list(all=True, filters={"label": LABEL_WORKER}):
+    for container in client.containers.list(all=True, ignore_removed=True, filters={"label": LABEL_WORKER}):
         worker = container.labels.get(LABEL_WORKER, "")
         if worker == mine:
             continue
@@ -104,7 +109,7 @@ def remove_orphans(client: Any, *, mine: str | None = None, only: str | None = N
     import docker.errors
 
     if only is not None:
-        chosen = client.containers.list(all=True, filters={"label": f"{LABEL_WORKER}={only}"})
+        chosen = client.containers.list(all=True, ignore_removed=True, filters={"label": f"{LABEL_WORKER}={only}"})
     else:
         chosen = orphans(client, mine=mine)
     removed = 0

@@ -324,7 +324,7 @@ def _containers_of(client, workers: Workers, name: str) -> list:
     from grader.sandboxes.docker_settings import LABEL_WORKER
 
     identity = workers.identities.setdefault(name, process_identity(workers.procs[name].pid))
-    return client.containers.list(all=True, filters={"label": f"{LABEL_WORKER}={identity}"})
+    return client.containers.list(all=True, ignore_removed=True, filters={"label": f"{LABEL_WORKER}={identity}"})
 
 
 def _running(containers: list) -> bool:

@@ -114,7 +114,7 @@ def job_containers(client: Any) -> list[Any]:
     from grader.sandboxes.docker_settings import owner
     from grader.sandboxes.docker_warm import idle_container_ids
 
-    ours = client.containers.list(all=True, filters={"label": f"learnai.owner={owner()}"})
+    ours = client.containers.list(all=True, ignore_removed=True, filters={"label": f"learnai.owner={owner()}"})
     idle = idle_container_ids()  # after listing: a member the pool is starting now is in it
     return [c for c in ours if c.id not in idle]
 
@@ -176,7 +176,7 @@ def leaked_volumes(client: Any, before: set[str]) -> set[str]:
     """
     def suspects() -> set[str]:
         new = {v.id for v in client.volumes.list()} - before
-        mounted = {m.get("Name") for c in client.containers.list(all=True)
+        mounted = {m.get("Name") for c in client.containers.list(all=True, ignore_removed=True)
                    for m in c.attrs.get("Mounts", [])}
         return new - mounted
 

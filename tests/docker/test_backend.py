@@ -108,7 +108,7 @@ def test_the_janitor_removes_only_what_is_past_its_deadline(client: Any) -> None
         assert old.id in {c.id for c in stale_containers(client)}
         assert new.id not in {c.id for c in stale_containers(client)}
         assert sweep(client) >= 1
-        assert {c.id for c in client.containers.list(all=True)} & {old.id, new.id} == {new.id}
+        assert {c.id for c in client.containers.list(all=True, ignore_removed=True)} & {old.id, new.id} == {new.id}
     finally:
         for container in (old, new):
             try:
@@ -131,7 +131,7 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 
         while not done.is_set():
             listed = fresh_engine.client.containers.list(
-                filters={"label": "learnai.job", "status": "running"})
+                ignore_removed=True, filters={"label": "learnai.job", "status": "running"})
             # Warm sandboxes waiting for a job hold no slot; only those grading count.
             idle = idle_container_ids()  # after listing, as tests/docker/conftest.py does
             running.append(len([c for c in listed if c.id not in idle]))
@@ -157,7 +157,7 @@ def running_job(client: Any) -> Any | None:
     from grader.sandboxes.docker_settings import owner
     from grader.sandboxes.docker_warm import idle_container_ids
 
-    found = client.containers.list(filters={"label": f"learnai.owner={owner()}",
+    found = client.containers.list(ignore_removed=True, filters={"label": f"learnai.owner={owner()}",
                                             "status": "running"})
     idle = idle_container_ids()  # warm sandboxes waiting for a job are not "the job"
     grading = [c for c in found if c.id not in idle]

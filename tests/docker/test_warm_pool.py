@@ -92,7 +92,7 @@ def test_one_job_per_container_and_the_next_learner_sees_nothing(client: Any, do
     assert field(first["output"], "uid") != field(second["output"], "uid")  # another learner uid
     assert "left False" in second["output"] and "sleepers 0" in second["output"]
     first_host = field(first["output"], "host")  # a container's hostname is its id's start
-    assert not any(c.id.startswith(first_host) for c in client.containers.list(all=True))
+    assert not any(c.id.startswith(first_host) for c in client.containers.list(all=True, ignore_removed=True))
 
 
 def test_a_dead_warm_container_is_replaced_and_the_job_still_graded(docker_pool, flagship, no_residue):
@@ -121,7 +121,7 @@ def test_a_worker_that_exits_leaves_no_warm_container(client: Any, flagship):
     assert done.returncode == 0, done.stderr[-2000:]
     worker = done.stdout.strip()
     assert worker
-    left = client.containers.list(all=True, filters={"label": f"learnai.owner={worker}"})
+    left = client.containers.list(all=True, ignore_removed=True, filters={"label": f"learnai.owner={worker}"})
     assert left == []
 
 
@@ -143,12 +143,12 @@ def test_a_warm_container_whose_process_was_killed_ends_itself(client: Any, flag
         worker = proc.stdout.readline().strip()
         assert worker, "the pool never filled"
         mine = {"label": f"learnai.owner={worker}"}
-        assert [c.status for c in client.containers.list(all=True, filters=mine)] == ["running"]
+        assert [c.status for c in client.containers.list(all=True, ignore_removed=True, filters=mine)] == ["running"]
         proc.kill()
         proc.wait()
         killed = time.monotonic()
         while time.monotonic() - killed < 60:
-            if all(c.status != "running" for c in client.containers.list(all=True, filters=mine)):
+            if all(c.status != "running" for c in client.containers.list(all=True, ignore_removed=True, filters=mine)):
                 break
             time.sleep(0.2)
         ended = time.monotonic() - killed
@@ -157,5 +157,5 @@ def test_a_warm_container_whose_process_was_killed_ends_itself(client: Any, flag
     finally:
         proc.kill()
         if worker:  # only this test's container: others' are theirs
-            for container in client.containers.list(all=True, filters={"label": f"learnai.owner={worker}"}):
+            for container in client.containers.list(all=True, ignore_removed=True, filters={"label": f"learnai.owner={worker}"}):
                 container.remove(force=True, v=True)
