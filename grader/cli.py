@@ -73,7 +73,8 @@ def cmd_validate(options: argparse.Namespace) -> int:
     os.environ.setdefault("GRADER_POOL_SIZE", "0")
     failures = 0
     for report in validate_all(root, sandbox=options.sandbox, with_mutants=options.mutants):
-        print(f"{'ok  ' if report.ok else 'FAIL'} {report.folder}")
+        tally = f" ({report.mutant_tally})" if report.mutant_tally else ""
+        print(f"{'ok  ' if report.ok else 'FAIL'} {report.folder}{tally}")
         for problem in report.problems:
             print(f"       {problem}")
         failures += not report.ok

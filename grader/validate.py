@@ -19,6 +19,7 @@ class FolderReport:
     folder: str
     ok: bool
     problems: list[str] = field(default_factory=list)
+    mutant_tally: str = ""  # with mutants: how many were graded, passed, and declared equivalent
 
 
 def _not_passed(doc: dict) -> str:
@@ -123,7 +124,19 @@ def check_exercise(exercise: Exercise, sandbox: str | None = None, *, with_mutan
         problems = list(exercise.kind.validator(exercise, sandbox, with_mutants))
     except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
         problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
-    return FolderReport(folder=exercise.id, ok=not problems, problems=problems)
+    return FolderReport(folder=exercise.id, ok=not problems, problems=problems,
+                        mutant_tally=_tally(exercise, problems) if with_mutants else "")
+
+
+def _tally(exercise: Exercise, problems: list[str]) -> str:
+    """'N mutants graded: P pass every check, H fail at 100 %; E declared equivalent' (code only)."""
+    if exercise.config.kind != "code" or not exercise.solution_path.is_file():
+        return ""
+    graded, _ = mutants_to_grade(exercise, exercise.solution_path.read_text(encoding="utf-8"))
+    passing = sum(1 for p in problems if p.startswith("mutant of") and "passes every check" in p)
+    at_full = sum(1 for p in problems if p.startswith("mutant of") and "scores 100 %" in p)
+    return (f"{len(graded)} mutants graded: {passing} pass every check, {at_full} fail at 100 %; "
+            f"{len(exercise.config.equivalent_mutants)} declared equivalent")
 
 
 def validate_all(root: Path, sandbox: str | None = None, workers: int = 2, *,

@@ -56,16 +56,39 @@ def sizes(submission: ModuleType, device: torch.device) -> tuple[list[int], int,
 
 
 class Probe:
-    """Counts forwards, optimizer steps and CUDA synchronisations; notes autocast at each forward."""
+    """Counts forwards, backwards, optimizer steps and CUDA synchronisations; notes autocast at
+    each forward, gradients left over from the previous step, and steps taken before a backward."""
 
     def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer, device: torch.device):
         self.device = device
         self.forwards = 0
+        self.backwards = 0
         self.steps = 0
         self.syncs = 0
+        self.stale_gradients = 0  # backwards that added to the previous step's gradients
+        self.steps_before_backward = 0  # optimizer steps with no backward since the last one
+        self._backward_since_step = False
         self.autocast: set[tuple[bool, str]] = set()
         model.register_forward_pre_hook(self._forward)
+        optimizer.register_step_pre_hook(self._before_step)
         optimizer.register_step_post_hook(self._step)
+        # The last layer's weight gets its gradient once per backward; its hook runs before the
+        # new gradient is added, so a .grad still holding numbers then was never cleared.
+        self._watched = list(model.parameters())[-2]
+        self._watched.register_hook(self._backward)
+
+    def _backward(self, grad: torch.Tensor) -> torch.Tensor:
+        self.backwards += 1
+        self._backward_since_step = True
+        left = self._watched.grad
+        if left is not None and bool(left.detach().ne(0).any()):
+            self.stale_gradients += 1
+        return grad
+
+    def _before_step(self, *_args: Any) -> None:
+        if not self._backward_since_step:
+            self.steps_before_backward += 1
+        self._backward_since_step = False
 
     def _forward(self, _module: Any, _inputs: Any) -> None:
         self.forwards += 1
@@ -125,7 +148,9 @@ def one_run(function: Any, width: int, batch: int, dtype: str | None,
                            "keys": sorted(str(k) for k in returned)[:8]}
     else:
         run["returned_type"] = type(returned).__name__
-    run.update(forwards=probe.forwards, steps=probe.steps, syncs=probe.syncs,
+    run.update(forwards=probe.forwards, backwards=probe.backwards, steps=probe.steps,
+               stale_gradients=probe.stale_gradients,
+               steps_before_backward=probe.steps_before_backward, syncs=probe.syncs,
                autocast=sorted([list(item) for item in probe.autocast]))
     return run
 

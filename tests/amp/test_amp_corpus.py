@@ -64,6 +64,8 @@ def test_corpus_submission_gets_its_expected_verdict(case: Case, graded: dict[st
     report = {t["check"]: t["message"] for t in doc["tests"] if t["status"] != "pass"}
     assert doc["status"] == case.status, report
     assert failing == case.failing, report
+    # The score says the same as the verdict: a failing loop never shows 100 %.
+    assert (doc["score"] == 1.0) == (case.status == "pass"), (doc["score"], report)
     for test in doc["tests"]:
         if test["status"] == "fail" and test["check"] in AMP_SLUGS:
             # Named mistake, the learner's line, a hint; never torch's own assertion text.

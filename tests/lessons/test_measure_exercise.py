@@ -44,3 +44,31 @@ def test_made_up_numbers_and_a_fake_memory_figure_fail():
     assert status["autocast-when-asked"] == "fail"
     assert status["memory-honest"] == "fail"
     assert status["cuda-synchronize"] == "fail"
+
+
+def _variant(*replacements: tuple[str, str]) -> str:
+    code = EXERCISE.joinpath("solution.py").read_text("utf-8")
+    for old, new in replacements:
+        assert old in code, old
+        code = code.replace(old, new, 1)
+    return small(code)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("replacements", "failing", "words"), [
+    # Gradients never cleared, and the clock stopped before the GPU is waited for.
+    ([("    optimizer.zero_grad(set_to_none=True)\n", ""),
+      ("        if on_cuda:\n            torch.cuda.synchronize()  # stop", "        # stop")],
+     {"each-step-trains", "cuda-synchronize"}, ("zero_grad", "between the step")),
+    # The optimizer steps on the last step's gradients, then backward runs.
+    ([("    loss.backward()\n    optimizer.step()\n", "    optimizer.step()\n    loss.backward()\n")],
+     {"each-step-trains"}, ("before loss.backward()",)),
+], ids=["no-zero-grad-unsynced-stop", "step-before-backward"])
+def test_a_step_that_does_not_train_and_an_unsynced_clock_fail(replacements, failing, words):
+    doc = grade_code(load_exercise(EXERCISE), _variant(*replacements), sandbox="local")
+    failed = {t["check"]: t for t in doc["tests"] if t["status"] != "pass"}
+    assert set(failed) == failing, failed
+    assert doc["score"] < 1.0
+    messages = " ".join(t["message"] for t in failed.values())
+    assert all(word in messages for word in words), messages
+    assert all(t["line"] for t in failed.values())

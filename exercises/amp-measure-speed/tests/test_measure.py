@@ -8,6 +8,7 @@ import ast
 
 import pytest
 
+from grader.amp.clock import timed_loop
 from grader.author import Feedback, check, figures
 
 LABELS = {None: {"en": "float32", "ja": "float32"},
@@ -217,6 +218,26 @@ def test_cuda_synchronize(measured, learner):
                         "ja": f"{', '.join(missing)} を呼んでいません。CPU の採点環境では CUDA の経路を実行"
                               f"できないのでコードを読んで確かめます。GPU では誤ったものを計測してしまいます。"},
                        line=learner.line_of("time_steps"))
+    loop = timed_loop(learner.source)
+    if loop is None:
+        raise Feedback({"en": "No loop reads time.perf_counter() before and after each timed step, so "
+                              "the grader cannot tell where the clock starts and stops.",
+                        "ja": "計測するステップごとに前後で time.perf_counter() を読むループが見つからないため、"
+                              "時計をどこで動かしどこで止めているか確かめられません。"},
+                       line=learner.line_of("time_steps"))
+    if loop.unsynced_start:
+        raise Feedback({"en": "In the timed loop, torch.cuda.synchronize() does not come before the clock "
+                              "starts, so on a GPU the step would be timed while earlier work still runs.",
+                        "ja": "計測のループで、時計を動かす前に torch.cuda.synchronize() を呼んでいません。"
+                              "GPU では前の処理がまだ動いている間に計測が始まってしまいます。"},
+                       line=loop.start_line)
+    if loop.unsynced_stop:
+        raise Feedback({"en": "In the timed loop, torch.cuda.synchronize() does not come between the step and "
+                              "the clock stopping, so on a GPU you would time how long it takes to queue "
+                              "the work, not to do it.",
+                        "ja": "計測のループで、ステップの後、時計を止める前に torch.cuda.synchronize() を"
+                              "呼んでいません。GPU では処理の時間ではなく、処理を予約する時間を測ってしまいます。"},
+                       line=loop.stop_line)
     if measured["device"] == "cuda":
         for run in measured["runs"]:
             if run["syncs"] < 2 * measured["steps"]:
@@ -226,3 +247,35 @@ def test_cuda_synchronize(measured, learner):
                                 "ja": f"計測する {measured['steps']} ステップに対して torch.cuda.synchronize() は "
                                       f"{run['syncs']} 回でした。各ステップで時計を動かす前と止める前に呼びましょう。"},
                                line=learner.line_of("time_steps"))
+
+
+@check("each-step-trains",
+       title={"en": "Each step clears the gradients, runs backward, then steps the optimizer",
+              "ja": "各ステップで勾配を消し、backward を実行してからオプティマイザを進める"},
+       hint={"en": "train_step keeps its three training lines in order: optimizer.zero_grad(), then "
+                   "loss.backward(), then optimizer.step(). A timing of anything less is not a training step.",
+             "ja": "train_step の 3 行は順番どおりに残しましょう。optimizer.zero_grad()、loss.backward()、"
+                   "optimizer.step() の順です。どれかが欠けると学習 1 ステップの時間にはなりません。"},
+       depends=["returns-seconds"],
+       given=True)
+def test_each_step_trains(measured, learner):
+    line = learner.line_of("train_step") or learner.line_of("time_steps")
+    for run in measured["runs"]:
+        if run["backwards"] < run["forwards"]:
+            raise Feedback({"en": f"{run['forwards']} forward passes but {run['backwards']} backward passes: "
+                                  f"a step without loss.backward() times only half the work.",
+                            "ja": f"順伝播は {run['forwards']} 回なのに逆伝播は {run['backwards']} 回でした。"
+                                  f"loss.backward() のないステップでは仕事の半分しか測れません。"},
+                           line=line)
+        if run["steps_before_backward"]:
+            raise Feedback({"en": "optimizer.step() ran before loss.backward() in a step, so it used the "
+                                  "previous step's gradients (or none).",
+                            "ja": "あるステップで optimizer.step() が loss.backward() より先に実行され、前のステップの"
+                                  "勾配（または勾配なし）で更新しました。"},
+                           line=line)
+        if run["stale_gradients"]:
+            raise Feedback({"en": f"In {run['stale_gradients']} steps backward added to the previous step's "
+                                  f"gradients: call optimizer.zero_grad() in every step.",
+                            "ja": f"{run['stale_gradients']} 回のステップで、逆伝播が前のステップの勾配に足し込まれ"
+                                  f"ました。毎ステップ optimizer.zero_grad() を呼びましょう。"},
+                           line=line)
