@@ -13,7 +13,6 @@ from typing import Any
 
 from grader.messages import run_error
 from grader.results import error_result, validate_document
-from grader.sandboxes import run_lane
 from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
 from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool
 from grader.sandboxes.pool import WarmPool
@@ -43,12 +42,12 @@ class LocalSandbox:
     def execute(self, job: Job) -> dict[str, Any]:
         """Run without grading: the submission's top level, in a sandbox of the Run lane.
 
-        The lane's own slots and warm pool (run_lane): a Run never takes the warm sandbox a
-        grading was going to use; with none of its own idle it starts one now.
+        The lane's own warm pool (run_lane): a Run never takes the warm sandbox a grading was
+        going to use; with none of its own idle it starts one now. How many run at once is the
+        caller's lane (RUN_WORKERS threads, or a `-Q runs` worker's processes), as for gradings.
         """
-        with run_lane.slots():
-            member = local_run_pool().take()
-            return self._run_warm(member or LocalMember(), job, "run")
+        member = local_run_pool().take()
+        return self._run_warm(member or LocalMember(), job, "run")
 
     def _run_warm(self, member: LocalMember, job: Job, mode: str) -> dict[str, Any]:
         limits = job.exercise.config.limits
