@@ -64,6 +64,8 @@ def test_a_submission_at_a_large_history_is_checked_without_reading_code(make_ap
     assert summing and not any(READS_CODE.search(s) for s, _ in summing), summing
     with app.app_context():
         assert quota.used_bytes(me) == 3000 * (4000 + quota.SUBMISSION_OVERHEAD)
+        if db.engine.dialect.name != "sqlite":
+            return  # PostgreSQL's plan depends on its statistics; the statements are checked above
         # SQLite answers the sums from the covering indexes alone: no row, so no code, is read.
         for statement, parameters in summing:
             plan = " ".join(str(row[-1]) for row in db.session.connection().exec_driver_sql(
