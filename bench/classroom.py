@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -46,6 +47,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -332,6 +334,10 @@ class Server:
         except OSError:
             return False
 
+    def queue(self) -> list[str]:
+        """What the grading queue did, from the database: the fairness bound per honest grading."""
+        return queue_figures(self.folder / "class.db")
+
     def close(self) -> None:
         try:
             os.killpg(self.process.pid, signal.SIGTERM)  # gunicorn and the sandboxes it started
@@ -342,7 +348,41 @@ class Server:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def report(tally: Tally, args: argparse.Namespace, one: float, load: tuple[float, ...]) -> int:
+def queue_figures(path: Path) -> list[str]:
+    """Per honest submission: flood gradings started between its submission and its own start
+    (the bound of docs/scaling.md is 1: the one already running), and where the grading thread's
+    time went."""
+    con = sqlite3.connect(path)
+    try:
+        honest = {key for (key,) in con.execute("SELECT learner_key FROM users WHERE email LIKE 'pupil%'")}
+        rows = con.execute("SELECT learner, anon_address, created_at, started_at, finished_at "
+                           "FROM submissions").fetchall()
+    finally:
+        con.close()
+
+    def at(text: str | None) -> datetime | None:
+        return datetime.fromisoformat(text) if text else None
+
+    jobs = [("honest" if learner in honest else "flood" if anon else "other", at(created), at(started), at(finished))
+            for learner, anon, created, started, finished in rows]
+    floods = [started for who, _, started, _ in jobs if who == "flood" and started]
+    between = [sum(1 for f in floods if created < f < started)
+               for who, created, started, _ in jobs if who == "honest" and started]
+    end = max((moment for job in jobs for moment in job[1:] if moment), default=None)
+    busy = Counter()
+    for who, _, started, finished in jobs:
+        if started:  # one still running at the end counts until the last moment recorded
+            busy[who] += ((finished or end) - started).total_seconds()
+    waiting = sum(1 for who, _, started, _ in jobs if who == "honest" and not started)
+    return [f"flood gradings started between an honest submission and its start: max {max(between, default=0)}, "
+            f"{Counter(between).most_common()} (bound: 1, the one already running); "
+            f"honest submissions never started: {waiting}",
+            "grading thread busy (s): " + ", ".join(f"{who} {seconds:.0f}" for who, seconds in busy.most_common())
+            + "; gradings stored: " + ", ".join(f"{who} {n}" for who, n in Counter(j[0] for j in jobs).items())]
+
+
+def report(tally: Tally, args: argparse.Namespace, one: float, load: tuple[float, ...],
+           queue: list[str]) -> int:
     missed = 0
     print(f"{args.learners} honest learners + 3 hostile clients behind {CLASSROOM} for "
           f"{args.minutes:g} min; sandbox {os.environ.get('GRADER_SANDBOX', 'local')}; "
@@ -365,6 +405,8 @@ def report(tally: Tally, args: argparse.Namespace, one: float, load: tuple[float
               f"{max(times) / one:.1f}x")
     missing = args.learners - len(tally.results)
     print(f"  worst {worst:.1f} s = {worst / one:.1f} gradings; learners without a result: {missing}")
+    for line in queue:
+        print("  " + line)
     runs = [t for times in tally.runs.values() for t in times]
     print(f"Runs: {len(runs)} answered, median {statistics.median(runs) if runs else float('nan'):.1f} s, "
           f"max {max(runs, default=float('nan')):.1f} s; {tally.runs_stopped} stopped by the learner "
@@ -406,12 +448,14 @@ def main() -> int:
         stop.wait(args.minutes * 60)
         load = os.getloadavg()
         stop.set()
+        deadline = time.monotonic() + 90  # a request still in flight ends by its own timeout
         for thread in threads:
-            thread.join(timeout=60)
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        queue = server.queue() if server is not None else []
     finally:
         if server is not None:
             server.close()
-    return report(tally, args, one, load)
+    return report(tally, args, one, load, queue)
 
 
 if __name__ == "__main__":
