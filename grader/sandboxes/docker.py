@@ -124,11 +124,11 @@ class DockerSandbox:
     name = "docker"
     isolated = True
 
-    def warm_pool(self, limits: Any = None) -> WarmPool:
-        """The pool for jobs with these limits (default: an exercise's default limits)."""
+    def warm_pool(self, limits: Any = None, *, lane: str = "grade") -> WarmPool:
+        """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's)."""
         from grader.schema import Limits
 
-        return docker_pool(engine().client, limits or Limits())
+        return docker_pool(engine().client, limits or Limits(), lane=lane)
 
     def execute(self, job: Job) -> dict[str, Any]:
         """Run without grading, in a container hardened like a job's, no GPU: in the Run lane.
