@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Index, Integer, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from app.extensions import db
 
@@ -24,12 +24,19 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def code_size(code: str | None) -> int:
+    """What a code column stores, in bytes (UTF-8), as the storage quota counts it."""
+    return len(code.encode("utf-8", "surrogatepass")) if code else 0
+
+
 class Submission(db.Model):  # type: ignore[name-defined,misc]
     """Code sent for one exercise, and what the grader said about it."""
 
     __tablename__ = "submissions"
     __table_args__ = (
         Index("ix_submissions_learner_exercise", "learner", "exercise_id", "created_at"),
+        # Covers the storage quota's sum (app.progress.quota): it never reads a row's code.
+        Index("ix_submissions_learner_bytes", "learner", "code_bytes"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
@@ -38,6 +45,8 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     # Null only for rows stored before accounts existed; no one can read those.
     learner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     code: Mapped[str] = mapped_column(Text)
+    # UTF-8 bytes of `code`, kept with it (code_size): the quota sums these, not the code.
+    code_bytes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     lang: Mapped[str] = mapped_column(String(8), default="en")
     status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -53,6 +62,11 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+
+    @validates("code")
+    def _measure_code(self, _key: str, code: str) -> str:
+        self.code_bytes = code_size(code)
+        return code
 
     def to_api(self) -> dict[str, Any]:
         """The public view of a submission, as the JSON API sends it."""

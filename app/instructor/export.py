@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from app.instructor.learners import LearnerRow
 from app.progress.status import ExerciseProgress
@@ -24,11 +24,13 @@ def _iso(moment: object) -> str:
     return moment.isoformat() if hasattr(moment, "isoformat") else ""
 
 
-def progress_csv(rows: Iterable[LearnerRow], exercises: Iterable[Exercise]) -> str:
+def progress_csv(rows: Iterable[LearnerRow], exercises: Iterable[Exercise]) -> Iterator[str]:
+    """The CSV a chunk per account (after the header), so a response can stream it."""
     ordered = sorted(exercises, key=lambda e: (e.config.lesson, e.config.order, e.id))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(HEADER)
+    yield _taken(out)
     for row in rows:
         for exercise in ordered:
             item = row.progress.get(exercise.id) or ExerciseProgress(exercise.id)
@@ -37,4 +39,12 @@ def progress_csv(rows: Iterable[LearnerRow], exercises: Iterable[Exercise]) -> s
                 row.user.email, row.user.role, exercise.id, exercise.config.kind,
                 exercise.config.lesson, item.state, item.attempts, best,
                 item.attempts_to_pass, _iso(item.first_pass_at), _iso(item.last_at))])
-    return out.getvalue()
+        yield _taken(out)
+
+
+def _taken(out: io.StringIO) -> str:
+    """What was written to `out` so far, and `out` emptied."""
+    chunk = out.getvalue()
+    out.seek(0)
+    out.truncate()
+    return chunk

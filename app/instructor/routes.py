@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, stream_with_context, url_for
 from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -13,12 +13,11 @@ from app.extensions import db
 from app.instructor import bp
 from app.instructor.export import progress_csv
 from app.instructor.forms import ValidateForm
-from app.instructor.learners import learner_rows
+from app.instructor.learners import LEARNERS_PAGE, accounts, anonymous_learners, every_learner_row, learner_rows
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
 from app.instructor.validation import get_runner
 from app.progress.history import page
-from app.progress.records import attempts
 from app.progress.status import by_lesson, learner_progress
 from grader.api import Exercise
 
@@ -31,15 +30,19 @@ def _exercises() -> list[Exercise]:
 @bp.get("/instructor/")
 def overview() -> str:
     exercises = _exercises()
-    stats = exercise_stats(attempts(), [e.id for e in exercises])
+    stats = exercise_stats([e.id for e in exercises])
     return render_template("instructor/overview.html", exercises=exercises, stats=stats)
 
 
 @bp.get("/instructor/learners")
 def learners() -> str:
-    rows, anonymous = learner_rows()
-    return render_template("instructor/learners.html", rows=rows, anonymous=anonymous,
-                           total=len(_exercises()))
+    number = request.args.get("page", default=1, type=int) or 1
+    pages = max(1, -(-accounts() // LEARNERS_PAGE))
+    if not 1 <= number <= pages:
+        abort(404)
+    return render_template("instructor/learners.html", rows=learner_rows(number),
+                           anonymous=anonymous_learners(), total=len(_exercises()),
+                           page=number, pages=pages)
 
 
 @bp.get("/instructor/learners/<int:user_id>")
@@ -56,8 +59,9 @@ def learner(user_id: int) -> str:
 
 @bp.get("/instructor/export.csv")
 def export() -> Response:
-    rows, _anonymous = learner_rows()
-    response = Response(progress_csv(rows, _exercises()), mimetype="text/csv")
+    # Streamed: the accounts are read a page at a time, never all rows of every learner at once.
+    response = Response(stream_with_context(progress_csv(every_learner_row(), _exercises())),
+                        mimetype="text/csv")
     response.headers["Content-Disposition"] = "attachment; filename=progress.csv"
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from app.progress.records import Attempt, attempts
+from app.progress.records import Attempt
 from grader.api import Exercise
 
 SOLVED, ATTEMPTED, NOT_STARTED = "solved", "attempted", "not_started"
@@ -61,7 +61,10 @@ def by_learner(records: Iterable[Attempt]) -> dict[str, dict[str, ExerciseProgre
 
 
 def learner_progress(learner: str) -> dict[str, ExerciseProgress]:
-    return by_learner(attempts([learner], checks=False)).get(learner, {})
+    """One learner's progress per exercise, aggregated in SQL (one row per exercise)."""
+    from app.progress.aggregates import progress_table  # late: it builds on this module's types
+
+    return progress_table([learner])[learner]
 
 
 def by_lesson(exercises: Iterable[Exercise], progress: dict[str, ExerciseProgress]

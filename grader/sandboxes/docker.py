@@ -11,6 +11,7 @@ from typing import Any
 
 from grader.messages import run_error
 from grader.results import error_result
+from grader.sandboxes import run_lane
 from grader.sandboxes.base import Job, internal_run, kill_on_cancel, validate_run_document
 from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
 from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
@@ -44,8 +45,6 @@ class _Engine:
         # Each job holds a connection while it waits; the janitor and inspects need more.
         self.client = docker.from_env(timeout=30, max_pool_size=jobs + 4)
         self.slots = threading.BoundedSemaphore(jobs)
-        # Runs (no grading) count apart: they never take a grading's slot, nor wait for one.
-        self.run_slots = threading.BoundedSemaphore(max_runs())
         self.gpus = GpuScheduler(host_gpu_ids(self.client.info()))
         self.last_sweep = 0.0
         self.sweep_lock = threading.Lock()
@@ -72,14 +71,6 @@ def max_jobs() -> int:
         return max(1, int(os.environ.get("GRADER_MAX_JOBS", "")))
     except ValueError:
         return max(1, os.cpu_count() or 1)
-
-
-def max_runs() -> int:
-    """Concurrent Runs (no grading) per process (GRADER_MAX_RUNS), default 2."""
-    try:
-        return max(1, int(os.environ.get("GRADER_MAX_RUNS", "")))
-    except ValueError:
-        return 2
 
 
 def engine() -> _Engine:
@@ -133,21 +124,25 @@ class DockerSandbox:
     name = "docker"
     isolated = True
 
-    def warm_pool(self, limits: Any = None) -> WarmPool:
-        """The pool for jobs with these limits (default: an exercise's default limits)."""
+    def warm_pool(self, limits: Any = None, *, lane: str = "grade") -> WarmPool:
+        """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's)."""
         from grader.schema import Limits
 
-        return docker_pool(engine().client, limits or Limits())
+        return docker_pool(engine().client, limits or Limits(), lane=lane)
 
     def execute(self, job: Job) -> dict[str, Any]:
-        """Run without grading, in a container hardened like a job's (warm or fresh), no GPU."""
+        """Run without grading, in a container hardened like a job's, no GPU: in the Run lane.
+
+        The lane's own slots and warm pool (run_lane): a Run never takes a grading's slot nor
+        its warm container.
+        """
         started = time.monotonic()
         try:
             state = engine()
         except Exception as exc:  # noqa: BLE001 -- no engine: the platform's fault
             return internal_run(run_error("internal", job.lang, detail=f"docker: {exc}"))
-        with state.run_slots:
-            member = docker_pool(state.client, job.exercise.config.limits).take()
+        with run_lane.slots():
+            member = docker_pool(state.client, job.exercise.config.limits, lane="run").take()
             return self._run_container(state.client, job, None, started, member=member, mode="run")
 
     def run(self, job: Job) -> dict[str, Any]:
@@ -245,7 +240,7 @@ class DockerSandbox:
         finally:
             if member is not None:  # one job per warm container too
                 try:
-                    docker_pool(client, limits).release(member)
+                    docker_pool(client, limits, lane=mode).release(member)
                 except docker.errors.APIError as exc:
                     log.warning("could not remove %s (the janitor will): %s", container.name, exc)
             elif container is not None:

@@ -13,6 +13,7 @@ from typing import Any
 from grader.sandboxes.docker_image import image_name
 from grader.sandboxes.docker_settings import container_kwargs, wall_limit_s
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+from grader.sandboxes.run_lane import run_pool_size
 from grader.schema import MAX_TIME_S, Limits
 
 READY_TIMEOUT_S = 180.0  # container start, torch and pytest imports on a very busy host
@@ -124,15 +125,18 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 atexit.register(discard_all)
 
 
-def docker_pool(client: Any, limits: Limits) -> WarmPool:
-    """This process's warm containers for jobs with these container-level limits.
+def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool:
+    """This process's warm containers for jobs of this lane with these container-level limits.
+
+    Runs (lane "run") have pools of their own, GRADER_RUN_POOL_SIZE each (run_lane): a Run
+    never takes the warm container a grading was going to use.
 
     Memory and process counts are fixed when a container is created, so exercises that
     differ in them get pools of their own (each made on its first job, which runs cold);
     so does another image (GRADER_SANDBOX_IMAGE changed): a container of the old one is
     never handed a job meant for the new one.
     """
-    key = ("docker", image_name(), limits.memory_mb, limits.processes)
+    key = ("docker", image_name(), limits.memory_mb, limits.processes) + (("run",) if lane == "run" else ())
     pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
 
     def spawn() -> DockerMember:
@@ -140,4 +144,4 @@ def docker_pool(client: Any, limits: Limits) -> WarmPool:
         member.wait_ready()
         return member
 
-    return get_pool(key, spawn)
+    return get_pool(key, spawn, run_pool_size() if lane == "run" else None)

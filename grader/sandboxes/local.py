@@ -14,7 +14,7 @@ from typing import Any
 from grader.messages import run_error
 from grader.results import error_result, validate_document
 from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
-from grader.sandboxes.local_warm import LocalMember, local_pool
+from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool
 from grader.sandboxes.pool import WarmPool
 
 MAX_RESULTS_BYTES = 1024 * 1024
@@ -40,8 +40,13 @@ class LocalSandbox:
         return self._run_cold(job)
 
     def execute(self, job: Job) -> dict[str, Any]:
-        """Run without grading: the submission's top level, in a fresh sandbox like grading."""
-        member = local_pool().take()
+        """Run without grading: the submission's top level, in a sandbox of the Run lane.
+
+        The lane's own warm pool (run_lane): a Run never takes the warm sandbox a grading was
+        going to use; with none of its own idle it starts one now. How many run at once is the
+        caller's lane (RUN_WORKERS threads, or a `-Q runs` worker's processes), as for gradings.
+        """
+        member = local_run_pool().take()
         return self._run_warm(member or LocalMember(), job, "run")
 
     def _run_warm(self, member: LocalMember, job: Job, mode: str) -> dict[str, Any]:
@@ -50,7 +55,7 @@ class LocalSandbox:
         try:
             outcome = member.run(job, mode, timeout=limits.time_s + HARNESS_SLACK_S)
         finally:
-            local_pool().release(member)  # one job per sandbox, whatever happened
+            (local_run_pool() if mode == "run" else local_pool()).release(member)  # one job each
         if outcome.stopped:
             elapsed = round(time.monotonic() - started, 3)
             message = run_error("stopped", job.lang, seconds=f"{elapsed:.1f}")

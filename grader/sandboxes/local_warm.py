@@ -18,6 +18,7 @@ from typing import Any
 
 from grader.sandboxes.base import Job, kill_on_cancel
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+from grader.sandboxes.run_lane import run_pool_size
 
 MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
@@ -196,5 +197,10 @@ atexit.register(discard_all)
 
 
 def local_pool() -> WarmPool:
-    """This process's pool of warm local sandboxes (GRADER_POOL_SIZE, default 1)."""
+    """This process's pool of warm local sandboxes for gradings (GRADER_POOL_SIZE, default 1)."""
     return get_pool("local", LocalMember.spawn)
+
+
+def local_run_pool() -> WarmPool:
+    """This process's pool of warm local sandboxes for Runs (GRADER_RUN_POOL_SIZE, default 1)."""
+    return get_pool("local-run", LocalMember.spawn, run_pool_size())

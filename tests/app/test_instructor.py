@@ -13,7 +13,7 @@ from web_helpers import wait_for_done
 from app.extensions import db
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
-from app.progress.records import Attempt
+from app.models import Submission
 from grader import results
 from grader.validate import FolderReport
 
@@ -68,19 +68,33 @@ def test_stats_pass_rate_attempts_until_pass_and_failing_checks(app, teacher):
     assert "67%" in html and "(2/3)" in html and 'data-check="has-docstring"' in html
 
 
-def test_stats_unit_ignores_removed_exercises():
-    from datetime import UTC, datetime
-
-    now = datetime.now(UTC)
+def test_stats_ignore_removed_exercises_and_count_waiting_work(app):
     failing = {"status": "fail", "score": 0.0,
                "tests": [{"check": "x", "status": "fail"}, {"check": "y", "status": "pass"}]}
-    records = [Attempt("a", "gone", now, failing), Attempt("a", "kept", now, failing),
-               Attempt("b", "kept", now, None)]  # b's submission waits for a grader
-    table = exercise_stats(records, ["kept"])
+    with app.app_context():
+        db.session.add_all([
+            Submission(exercise_id="gone", learner="a", code="x", status="done", result=failing),
+            Submission(exercise_id="kept", learner="a", code="x", status="done", result=failing),
+            Submission(exercise_id="kept", learner="b", code="x", status="queued"),  # waits for a grader
+            Submission(exercise_id="kept", learner="c", code="x", status="done",  # the platform's fault
+                       result={**failing, "error_kind": "internal"})])
+        db.session.commit()
+        table = exercise_stats(["kept"])
     assert set(table) == {"kept"}
-    assert table["kept"].learners == 2 and table["kept"].passed == 0
+    assert table["kept"].learners == 2 and table["kept"].passed == 0 and table["kept"].submissions == 2
     assert dict(table["kept"].failing_checks) == {"x": 1}
     assert table["kept"].pass_rate == 0.0 and table["kept"].median_attempts_to_pass is None
+
+
+@pytest.mark.parametrize("counts, median, mean", [({1: 1}, 1, 1), ({1: 1, 3: 1}, 2, 2),
+                                                  ({1: 2, 5: 1}, 1, 7 / 3), ({2: 2, 4: 2}, 3, 3)])
+def test_median_and_mean_from_the_histogram(counts, median, mean):
+    from collections import Counter
+
+    from app.instructor.stats import ExerciseStats
+
+    stats = ExerciseStats("e", attempts_to_pass=Counter(counts))
+    assert stats.median_attempts_to_pass == median and stats.mean_attempts_to_pass == pytest.approx(mean)
 
 
 def test_learners_page_and_one_learners_progress(app, teacher):

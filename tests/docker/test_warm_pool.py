@@ -37,6 +37,16 @@ def docker_pool(monkeypatch: pytest.MonkeyPatch, flagship: Exercise) -> Iterator
     pools.close_all()
 
 
+@pytest.fixture
+def docker_run_pool(monkeypatch: pytest.MonkeyPatch, flagship: Exercise) -> Iterator[pools.WarmPool]:
+    """The warm containers Runs (run_code) take, apart from grading's."""
+    pools.close_all()
+    monkeypatch.setenv("GRADER_RUN_POOL_SIZE", "1")
+    pool = DockerSandbox().warm_pool(flagship.config.limits, lane="run")
+    yield pool
+    pools.close_all()
+
+
 def test_a_warm_container_is_hardened_exactly_like_a_cold_one(client: Any, docker_pool, flagship):
     assert docker_pool.wait_filled(FILL_S)
     member = docker_pool._idle[0]
@@ -80,12 +90,12 @@ def field(output: str, name: str) -> str:
     return found.group(1)
 
 
-def test_one_job_per_container_and_the_next_learner_sees_nothing(client: Any, docker_pool, flagship,
+def test_one_job_per_container_and_the_next_learner_sees_nothing(client: Any, docker_run_pool, flagship,
                                                                   no_residue):
-    assert docker_pool.wait_filled(FILL_S)
+    assert docker_run_pool.wait_filled(FILL_S)
     first = run_code(flagship, LEAVES_STATE, sandbox="docker")
     assert first["status"] == "ok", first
-    assert docker_pool.wait_filled(FILL_S)
+    assert docker_run_pool.wait_filled(FILL_S)
     second = run_code(flagship, LOOKS_AROUND, sandbox="docker")
     assert second["status"] == "ok", second
     assert field(first["output"], "host") != field(second["output"], "host")  # another container
@@ -95,15 +105,15 @@ def test_one_job_per_container_and_the_next_learner_sees_nothing(client: Any, do
     assert not any(c.id.startswith(first_host) for c in client.containers.list(all=True, ignore_removed=True))
 
 
-def test_a_dead_warm_container_is_replaced_and_the_job_still_graded(docker_pool, flagship, no_residue):
-    assert docker_pool.wait_filled(FILL_S)
-    dead = docker_pool._idle[0]
+def test_a_dead_warm_container_is_replaced_and_the_job_still_graded(docker_run_pool, flagship, no_residue):
+    assert docker_run_pool.wait_filled(FILL_S)
+    dead = docker_run_pool._idle[0]
     dead.container.kill()
     doc = run_code(flagship, "print('graded anyway')", sandbox="docker")
     assert doc["status"] == "ok" and "graded anyway" in doc["output"], doc
-    assert docker_pool.replaced >= 1
-    assert docker_pool.wait_filled(FILL_S)
-    assert docker_pool._idle[0] is not dead
+    assert docker_run_pool.replaced >= 1
+    assert docker_run_pool.wait_filled(FILL_S)
+    assert docker_run_pool._idle[0] is not dead
 
 
 def test_a_worker_that_exits_leaves_no_warm_container(client: Any, flagship):

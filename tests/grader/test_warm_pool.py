@@ -18,7 +18,7 @@ from grader.loader import Exercise, load_exercise
 from grader.sandboxes import local_warm
 from grader.sandboxes import pool as pools
 from grader.sandboxes.local import LocalSandbox
-from grader.sandboxes.local_warm import LocalMember, local_pool
+from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool
 
 REPO = Path(__file__).resolve().parents[2]
 FILL_S = 240  # a warm member imports torch and pytest twice over; generous on a busy machine
@@ -32,12 +32,15 @@ def flagship() -> Exercise:
 
 @pytest.fixture
 def pool_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
-    """Sets the pool size for this test; every pool is closed before and after it."""
+    """Sets the pool size for this test; every pool is closed before and after it.
 
-    def make(size: int) -> pools.WarmPool:
+    lane "run": the pool that Runs (run_code) take from, apart from grading's.
+    """
+
+    def make(size: int, lane: str = "grade") -> pools.WarmPool:
         pools.close_all()
-        monkeypatch.setenv("GRADER_POOL_SIZE", str(size))
-        return local_pool()
+        monkeypatch.setenv("GRADER_RUN_POOL_SIZE" if lane == "run" else "GRADER_POOL_SIZE", str(size))
+        return local_run_pool() if lane == "run" else local_pool()
 
     yield make
     pools.close_all()
@@ -99,7 +102,7 @@ def field(output: str, name: str) -> str:
 
 
 def test_a_warm_sandbox_takes_one_job_and_the_next_learner_sees_nothing_of_it(pool_of, flagship):
-    pool = pool_of(2)
+    pool = pool_of(2, "run")
     assert pool.wait_filled(FILL_S)
     first = run_code(flagship, LEAVES_STATE, sandbox="local")
     assert first["status"] == "ok", first
@@ -137,7 +140,7 @@ def test_an_empty_pool_grades_cold_and_is_refilled(pool_of, flagship, monkeypatc
 
 
 def test_a_crashed_warm_sandbox_is_never_handed_out_and_is_replaced(pool_of, flagship):
-    pool = pool_of(1)
+    pool = pool_of(1, "run")
     assert pool.wait_filled(FILL_S)
     crashed = pool._idle[0]
     os.killpg(crashed.pid, signal.SIGKILL)
@@ -151,7 +154,7 @@ def test_a_crashed_warm_sandbox_is_never_handed_out_and_is_replaced(pool_of, fla
 
 
 def test_a_warm_sandbox_ends_and_is_replaced_when_its_harness_dies_mid_job(pool_of, flagship):
-    pool = pool_of(1)
+    pool = pool_of(1, "run")
     assert pool.wait_filled(FILL_S)
     member = pool.take()
     assert isinstance(member, LocalMember)
