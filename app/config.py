@@ -108,7 +108,7 @@ def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "RUN_WORKERS": int(env.get("RUN_WORKERS") or 2),
         # Queued + running Runs: per learner, per address for all anonymous sessions, in all.
         "RUN_MAX_PENDING_PER_LEARNER": int(env.get("RUN_MAX_PENDING_PER_LEARNER") or 1),
-        "RUN_MAX_PENDING_PER_ANON_ADDRESS": int(env.get("RUN_MAX_PENDING_PER_ANON_ADDRESS") or 4),
+        "RUN_MAX_PENDING_PER_ANON_ADDRESS": int(env.get("RUN_MAX_PENDING_PER_ANON_ADDRESS") or 1),
         "RUN_MAX_PENDING": int(env.get("RUN_MAX_PENDING") or 60),
         # How often a running Run looks for its Stop (seconds), and how long ended Runs are kept.
         "RUN_WATCH_S": float(env.get("RUN_WATCH_S") or 0.5),

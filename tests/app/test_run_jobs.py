@@ -358,3 +358,19 @@ def test_a_run_whose_worker_stopped_beating_is_ended_not_run_again(make_app):
     assert body["status"] == "done" and body["result"]["error"]["kind"] == "internal"
     assert runs.run_next(app) is None  # never started again
     assert ada.post(URL, json={"code": "print(1)"}).status_code == 202  # the cap is free
+
+
+def test_by_default_no_learner_or_address_can_hold_every_run_slot(make_app):
+    # An endless Run holds its slot for the longest time limit (120 s). With one Run per
+    # learner and per anonymous address, and at least two slots, whatever one learner or one
+    # address does, an honest classmate's Run finds a free slot (bench/classroom.py: three
+    # hostile anonymous clients behind the class's address used to hold both slots).
+    config = make_app().config
+    assert config["RUN_WORKERS"] >= 2
+    assert config["RUN_MAX_PENDING_PER_LEARNER"] < config["RUN_WORKERS"]
+    assert config["RUN_MAX_PENDING_PER_ANON_ADDRESS"] < config["RUN_WORKERS"]
+    app = stopped_app(make_app)
+    assert app.test_client().post(URL, json={"code": ENDLESS}).status_code == 202
+    second = app.test_client().post(URL, json={"code": ENDLESS})  # another cookie, same address
+    assert second.status_code == 429 and second.get_json()["error"] == "too_many_runs_pending_address"
+    assert signed_in(app, "ada@example.org").post(URL, json={"code": "print(1)"}).status_code == 202

@@ -196,7 +196,8 @@ class Stack:
             "EXERCISES_DIR": str(self.exercises), "LESSONS_DIR": str(self.lessons),
             "CELERY_BROKER_URL": self.redis.url, "GRADER_SANDBOX": "local",
             "SUBMISSION_RATE_LIMIT": "1000/minute", "SUBMISSION_ADDRESS_RATE_LIMIT": "10000/minute",
-            "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 10000, **config,
+            "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 10000, "RUN_MAX_PENDING_PER_ANON_ADDRESS": 10000,
+            **config,
         })
         with self.app.app_context():
             db.create_all()
