@@ -9,6 +9,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
+from app import ratelimit_giveback
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
 from app.errors import json_error
@@ -52,10 +53,10 @@ def account_key() -> str:
     return address_key()
 
 
-def _failed(response: Response) -> bool:
-    # A successful login redirects (302); only failures count against address and account,
-    # so the owner who knows the password is never the one who uses up the limit.
-    return response.status_code != 302
+def _succeeded(response: Response) -> bool:
+    # A successful login redirects (302): it is given back, so only failures count against
+    # address and account, and the owner who knows the password never uses up the limit.
+    return response.status_code == 302
 
 
 def _wrap(app: Flask, endpoint: str, decorator: object) -> None:
@@ -97,33 +98,10 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
     return render_template("errors/page.html", status=429, message=message), 429
 
 
-def _not_refused(response: Response) -> bool:
-    # A submission refused by the queue cap (app.grading.admission) was never accepted:
-    # it does not use up the learner's rate limit.
-    return response.status_code != 429
-
-
-def _count_served_only(limiter: Limiter) -> None:
-    """Limits that count after the response (a deduct_when) never count a request the server failed.
-
-    A learner whose submission met a database or Redis outage (503) did nothing wrong; without
-    this, their retries after the outage ended in 429s, and a login that met an outage counted
-    as a failed one. Limits that count before the request (every login per address, sign-up,
-    drafts, quiz, run) stay so: counting afterwards would let parallel requests overshoot them.
-    """
-    for name in ("limit", "shared_limit"):
-        original = getattr(limiter, name)
-
-        def limited(*args: object, _original: object = original, deduct_when: object = None,
-                    **kwargs: object) -> object:
-            if deduct_when is not None:
-                def served(response: Response, _also: object = deduct_when) -> bool:
-                    return response.status_code < 500 and _also(response)  # type: ignore[operator]
-
-                kwargs["deduct_when"] = served
-            return _original(*args, **kwargs)  # type: ignore[operator]
-
-        setattr(limiter, name, limited)
+def _refused(response: Response) -> bool:
+    # A submission or Run refused by its queue cap (app.grading.admission), or by another of its
+    # limits, was never accepted: it is given back and does not use up the learner's limit.
+    return response.status_code == 429
 
 
 def init_app(app: Flask) -> None:
@@ -141,25 +119,26 @@ def init_app(app: Flask) -> None:
         storage_options={"socket_connect_timeout": 1, "socket_timeout": 1}
         if config["RATELIMIT_STORAGE_URI"].startswith("redis") else {},
     )
-    _count_served_only(limiter)
+    # Every limit below counts on arrival and gives back what the server failed (>= 500).
+    ratelimit_giveback.install(app, limiter, get_remote_address)
     _wrap(app, "api.submit", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
-                                           key_func=submission_key, deduct_when=_not_refused))
+                                           key_func=submission_key, give_back_when=_refused))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
     _wrap(app, "api.submit", limiter.limit(
         config["SUBMISSION_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
-        key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused))
+        key_func=lambda: "submit-address:" + get_remote_address(), give_back_when=_refused))
     # Running code costs a sandbox like grading does: the same limits, counted apart.
     # A Run refused by its queue cap (429) was never accepted: it does not count either.
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
                                         key_func=lambda: "run:" + submission_key(),
-                                        deduct_when=_not_refused))
+                                        give_back_when=_refused))
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_ADDRESS_RATE_LIMIT"],
                                         key_func=lambda: "run-address:" + get_remote_address(),
-                                        deduct_when=_not_refused))
+                                        give_back_when=_refused))
 
     # Login: failures per address and account (short), every attempt per address (longer).
     _wrap(app, "accounts.login", limiter.limit(
-        config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], deduct_when=_failed))
+        config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], give_back_when=_succeeded))
     _wrap(app, "accounts.login", limiter.limit(
         config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"],
         exempt_when=lambda: request.method == "POST" and known_account()))

@@ -157,5 +157,6 @@ def test_a_warm_container_whose_process_was_killed_ends_itself(client: Any, flag
     finally:
         proc.kill()
         if worker:  # only this test's container: others' are theirs
-            for container in client.containers.list(all=True, ignore_removed=True, filters={"label": f"learnai.owner={worker}"}):
+            mine = {"label": f"learnai.owner={worker}"}
+            for container in client.containers.list(all=True, ignore_removed=True, filters=mine):
                 container.remove(force=True, v=True)
