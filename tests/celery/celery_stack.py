@@ -185,9 +185,8 @@ class Stack:
             "GRADING_HEARTBEAT_S": "0.5", "GRADING_STALE_AFTER_S": "30", "GRADING_SWEEP_S": "1",
         }
 
-    def serve(self, **config: Any) -> str:
-        from werkzeug.serving import make_server
-
+    def build(self, **config: Any) -> None:
+        """The app on this stack's database, tables made; serve() serves it, bench/class_load.py only reads rows."""
         from app import create_app
         from app.extensions import db
 
@@ -200,6 +199,11 @@ class Stack:
         })
         with self.app.app_context():
             db.create_all()
+
+    def serve(self, **config: Any) -> str:
+        from werkzeug.serving import make_server
+
+        self.build(**config)
         port = free_port()
         self.server = make_server("127.0.0.1", port, self.app, threaded=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
