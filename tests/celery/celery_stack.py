@@ -60,7 +60,10 @@ class Redis:
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--dir", str(self.tmp)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(self.answers, 10, "redis-server to answer")
+        # Our own server, not another that took the port since free_port() probed it (this
+        # one then exits at once): the answer alone cannot tell them apart.
+        wait_until(lambda: self.proc.poll() is not None or self.answers(), 30, "redis-server to answer")
+        assert self.proc.poll() is None, f"redis-server could not start on port {self.port}"
 
     def answers(self) -> bool:
         try:
