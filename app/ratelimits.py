@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_limiter import Limiter, RateLimitExceeded
@@ -12,7 +16,8 @@ from werkzeug.wrappers import Response
 from app import ratelimit_giveback
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
-from app.errors import json_error
+from app.errors import UNREACHABLE, json_error
+from app.extensions import db
 
 
 def submission_key() -> str:
@@ -44,7 +49,16 @@ def known_account() -> bool:
     email (login_key), so the address-wide limit is left to sprays of unknown emails."""
     from app.accounts.users import find_by_email  # late: users imports the models
 
-    return find_by_email(request.form.get("email", "")[:254]) is not None
+    try:
+        return find_by_email(request.form.get("email", "")[:254]) is not None
+    except UNREACHABLE:
+        # The database is away: the view will answer 503, which gives the count back. Raising
+        # here instead would make Flask-Limiter take the error for its own storage failing.
+        try:
+            db.session.rollback()
+        except UNREACHABLE:
+            pass
+        return False
 
 
 def account_key() -> str:
@@ -62,6 +76,22 @@ def _succeeded(response: Response) -> bool:
 def _wrap(app: Flask, endpoint: str, decorator: object) -> None:
     """Wrap a registered view in a limit; the views stay free of rate-limit imports."""
     app.view_functions[endpoint] = decorator(app.view_functions[endpoint])  # type: ignore[operator]
+    app.extensions.setdefault("laip_limited", set()).add(endpoint)
+
+
+def _account_first(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Load the logged-in account before the limits' key functions need it.
+
+    With the database away the load raises here, outside Flask-Limiter, and app.errors answers
+    503 before anything was counted. Raised inside a key function, Flask-Limiter would take it
+    for its own storage failing: skip every limit of the request and count in memory for a while.
+    """
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        _ = current_user.is_authenticated  # the account's row, read now
+        return view(*args, **kwargs)
+
+    return limited
 
 
 def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
@@ -164,5 +194,7 @@ def init_app(app: Flask) -> None:
     for endpoint in ("quizzes.answer", "quizzes.api_answers"):
         for decorator in quiz:
             _wrap(app, endpoint, decorator)
+    for endpoint in app.extensions["laip_limited"]:
+        app.view_functions[endpoint] = _account_first(app.view_functions[endpoint])
     app.register_error_handler(RateLimitExceeded, too_many)
     app.extensions["laip_limiter"] = limiter

@@ -129,15 +129,16 @@ def test_every_limit_of_every_route_has_a_case(make_app, content) -> None:
     assert set(CASES) == set(LIMITED)
 
 
-def failing_database(app: Flask) -> dict[str, bool]:
-    """A switch: while on, every statement a request runs after its limits counted it raises."""
+def failing_database(app: Flask, after_limits: bool = True) -> dict[str, bool]:
+    """A switch: while on, every statement a request runs (after its limits counted it) raises."""
     switch = {"on": False}
     with app.app_context():
         engine = db.engine
 
     @event.listens_for(engine, "before_cursor_execute")
     def drop(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        if switch["on"] and has_request_context() and current_app.extensions["laip_limiter"].current_limits:
+        counted = has_request_context() and current_app.extensions["laip_limiter"].current_limits
+        if switch["on"] and has_request_context() and (counted or not after_limits):
             raise OperationalError(statement, None, ConnectionError("the test stopped the database"))
 
     return switch
@@ -170,3 +171,33 @@ def test_a_request_the_server_failed_never_counts(make_app, content, route, sett
     served = [case.served(client).status_code for _ in range(3)]
     assert 429 not in served[:2] and all(code < 500 for code in served[:2]), served
     assert served[2] == 429, served
+
+
+@pytest.mark.parametrize("who", ["logged-in password change", "anonymous login"])
+def test_a_database_outage_is_not_taken_for_the_limiter_s_own_storage(make_app, who) -> None:
+    # The limits' key and exemption functions read the account; an error raised there makes
+    # Flask-Limiter skip the request's limits and count in memory instead of its storage.
+    app = make_app()
+    limiter = app.extensions["laip_limiter"]
+    client = app.test_client()
+    if who == "logged-in password change":  # no quota check reads the account before the limits
+        make_user(app, EMAIL)
+        assert login(client, EMAIL).status_code == 302
+        token = csrf_of(client.get("/account/password").get_data(as_text=True))
+
+        def send() -> TestResponse:
+            return client.post("/account/password", data={"csrf_token": token, "current": PASSWORD,
+                                                           "password": "a new pass phrase",
+                                                           "confirm": "a new pass phrase"})
+    else:
+        token = csrf_of(client.get("/login").get_data(as_text=True))
+
+        def send() -> TestResponse:
+            return client.post("/login", data={"csrf_token": token, "email": EMAIL, "password": "guess"})
+    own = limiter.limiter
+    database = failing_database(app, after_limits=False)
+    database["on"] = True
+    codes = [send().status_code for _ in range(3)]
+    database["on"] = False
+    assert codes == [503] * 3
+    assert limiter.limiter is own, "Flask-Limiter took the database's outage for its storage's"
