@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_limiter import Limiter, RateLimitExceeded
@@ -9,9 +13,11 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
+from app import ratelimit_giveback
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
-from app.errors import json_error
+from app.errors import UNREACHABLE, json_error
+from app.extensions import db
 
 
 def submission_key() -> str:
@@ -43,7 +49,16 @@ def known_account() -> bool:
     email (login_key), so the address-wide limit is left to sprays of unknown emails."""
     from app.accounts.users import find_by_email  # late: users imports the models
 
-    return find_by_email(request.form.get("email", "")[:254]) is not None
+    try:
+        return find_by_email(request.form.get("email", "")[:254]) is not None
+    except UNREACHABLE:
+        # The database is away: the view will answer 503, which gives the count back. Raising
+        # here instead would make Flask-Limiter take the error for its own storage failing.
+        try:
+            db.session.rollback()
+        except UNREACHABLE:
+            pass
+        return False
 
 
 def account_key() -> str:
@@ -52,15 +67,31 @@ def account_key() -> str:
     return address_key()
 
 
-def _failed(response: Response) -> bool:
-    # A successful login redirects (302); only failures count against address and account,
-    # so the owner who knows the password is never the one who uses up the limit.
-    return response.status_code != 302
+def _succeeded(response: Response) -> bool:
+    # A successful login redirects (302): it is given back, so only failures count against
+    # address and account, and the owner who knows the password never uses up the limit.
+    return response.status_code == 302
 
 
 def _wrap(app: Flask, endpoint: str, decorator: object) -> None:
     """Wrap a registered view in a limit; the views stay free of rate-limit imports."""
     app.view_functions[endpoint] = decorator(app.view_functions[endpoint])  # type: ignore[operator]
+    app.extensions.setdefault("laip_limited", set()).add(endpoint)
+
+
+def _account_first(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Load the logged-in account before the limits' key functions need it.
+
+    With the database away the load raises here, outside Flask-Limiter, and app.errors answers
+    503 before anything was counted. Raised inside a key function, Flask-Limiter would take it
+    for its own storage failing: skip every limit of the request and count in memory for a while.
+    """
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        _ = current_user.is_authenticated  # the account's row, read now
+        return view(*args, **kwargs)
+
+    return limited
 
 
 def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
@@ -97,33 +128,10 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
     return render_template("errors/page.html", status=429, message=message), 429
 
 
-def _not_refused(response: Response) -> bool:
-    # A submission refused by the queue cap (app.grading.admission) was never accepted:
-    # it does not use up the learner's rate limit.
-    return response.status_code != 429
-
-
-def _count_served_only(limiter: Limiter) -> None:
-    """Limits that count after the response (a deduct_when) never count a request the server failed.
-
-    A learner whose submission met a database or Redis outage (503) did nothing wrong; without
-    this, their retries after the outage ended in 429s, and a login that met an outage counted
-    as a failed one. Limits that count before the request (every login per address, sign-up,
-    drafts, quiz, run) stay so: counting afterwards would let parallel requests overshoot them.
-    """
-    for name in ("limit", "shared_limit"):
-        original = getattr(limiter, name)
-
-        def limited(*args: object, _original: object = original, deduct_when: object = None,
-                    **kwargs: object) -> object:
-            if deduct_when is not None:
-                def served(response: Response, _also: object = deduct_when) -> bool:
-                    return response.status_code < 500 and _also(response)  # type: ignore[operator]
-
-                kwargs["deduct_when"] = served
-            return _original(*args, **kwargs)  # type: ignore[operator]
-
-        setattr(limiter, name, limited)
+def _refused(response: Response) -> bool:
+    # A submission or Run refused by its queue cap (app.grading.admission), or by another of its
+    # limits, was never accepted: it is given back and does not use up the learner's limit.
+    return response.status_code == 429
 
 
 def init_app(app: Flask) -> None:
@@ -141,25 +149,26 @@ def init_app(app: Flask) -> None:
         storage_options={"socket_connect_timeout": 1, "socket_timeout": 1}
         if config["RATELIMIT_STORAGE_URI"].startswith("redis") else {},
     )
-    _count_served_only(limiter)
+    # Every limit below counts on arrival and gives back what the server failed (>= 500).
+    ratelimit_giveback.install(app, limiter, get_remote_address)
     _wrap(app, "api.submit", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
-                                           key_func=submission_key, deduct_when=_not_refused))
+                                           key_func=submission_key, give_back_when=_refused))
     # Dropping the session cookie makes a new anonymous learner; the address limit still holds.
     _wrap(app, "api.submit", limiter.limit(
         config["SUBMISSION_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
-        key_func=lambda: "submit-address:" + get_remote_address(), deduct_when=_not_refused))
+        key_func=lambda: "submit-address:" + get_remote_address(), give_back_when=_refused))
     # Running code costs a sandbox like grading does: the same limits, counted apart.
     # A Run refused by its queue cap (429) was never accepted: it does not count either.
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
                                         key_func=lambda: "run:" + submission_key(),
-                                        deduct_when=_not_refused))
+                                        give_back_when=_refused))
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_ADDRESS_RATE_LIMIT"],
                                         key_func=lambda: "run-address:" + get_remote_address(),
-                                        deduct_when=_not_refused))
+                                        give_back_when=_refused))
 
     # Login: failures per address and account (short), every attempt per address (longer).
     _wrap(app, "accounts.login", limiter.limit(
-        config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], deduct_when=_failed))
+        config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], give_back_when=_succeeded))
     _wrap(app, "accounts.login", limiter.limit(
         config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"],
         exempt_when=lambda: request.method == "POST" and known_account()))
@@ -185,5 +194,7 @@ def init_app(app: Flask) -> None:
     for endpoint in ("quizzes.answer", "quizzes.api_answers"):
         for decorator in quiz:
             _wrap(app, endpoint, decorator)
+    for endpoint in app.extensions["laip_limited"]:
+        app.view_functions[endpoint] = _account_first(app.view_functions[endpoint])
     app.register_error_handler(RateLimitExceeded, too_many)
     app.extensions["laip_limiter"] = limiter

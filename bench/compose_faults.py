@@ -66,8 +66,8 @@ class Browser:
 def worker_hosts(client: Any) -> dict[str, str]:
     """compose service -> the worker container's hostname (its short id), which sandbox labels start with."""
     found = {}
-    ours = {"label": f"com.docker.compose.project={PROJECT}"}
-    for container in client.containers.list(ignore_removed=True, filters=ours):
+    project = {"label": f"com.docker.compose.project={PROJECT}"}
+    for container in client.containers.list(ignore_removed=True, filters=project):
         service = container.labels.get("com.docker.compose.service", "")
         if service.startswith("worker"):
             found[service] = container.attrs["Config"]["Hostname"]

@@ -20,5 +20,7 @@ def db_now(seconds_ago: float = 0.0) -> Any:
         # SQLite's own clock (UTC), in the text form SQLAlchemy stores DateTime columns in,
         # so that comparisons with stored values (text comparisons in SQLite) keep their order.
         return func.strftime("%Y-%m-%d %H:%M:%f", "now", f"-{seconds_ago:.3f} seconds")
-    # PostgreSQL: now() is the start of the statement's transaction; each use here commits at once.
-    return func.now() - timedelta(seconds=seconds_ago)
+    # PostgreSQL: clock_timestamp(), the time now. now() is when the caller's transaction began,
+    # and a worker's began when it read its submission, before grading: finished_at was then the
+    # start of the grading, which the fair order reads as the learner's last finish.
+    return func.clock_timestamp() - timedelta(seconds=seconds_ago)

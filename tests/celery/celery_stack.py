@@ -60,7 +60,10 @@ class Redis:
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--dir", str(self.tmp)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(self.answers, 10, "redis-server to answer")
+        # Our own server, not another that took the port since free_port() probed it (this
+        # one then exits at once): the answer alone cannot tell them apart.
+        wait_until(lambda: self.proc.poll() is not None or self.answers(), 30, "redis-server to answer")
+        assert self.proc.poll() is None, f"redis-server could not start on port {self.port}"
 
     def answers(self) -> bool:
         try:
@@ -185,9 +188,8 @@ class Stack:
             "GRADING_HEARTBEAT_S": "0.5", "GRADING_STALE_AFTER_S": "30", "GRADING_SWEEP_S": "1",
         }
 
-    def serve(self, **config: Any) -> str:
-        from werkzeug.serving import make_server
-
+    def build(self, **config: Any) -> None:
+        """The app on this stack's database, tables made; serve() serves it, bench/class_load.py only reads rows."""
         from app import create_app
         from app.extensions import db
 
@@ -201,6 +203,11 @@ class Stack:
         })
         with self.app.app_context():
             db.create_all()
+
+    def serve(self, **config: Any) -> str:
+        from werkzeug.serving import make_server
+
+        self.build(**config)
         port = free_port()
         self.server = make_server("127.0.0.1", port, self.app, threaded=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
