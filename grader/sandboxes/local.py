@@ -14,6 +14,7 @@ from typing import Any
 from grader.messages import run_error
 from grader.results import error_result, validate_document
 from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
+from grader.sandboxes.lane import background_slot, lowered
 from grader.sandboxes.local_warm import LocalMember, local_pool
 from grader.sandboxes.pool import WarmPool
 
@@ -34,6 +35,9 @@ class LocalSandbox:
         return local_pool()
 
     def run(self, job: Job) -> dict[str, Any]:
+        if job.background:  # never a learner's warm sandbox; one at a time, lowest priority
+            with background_slot(True):
+                return self._run_cold(job)
         member = local_pool().take()
         if member is not None:  # warm: torch, pytest and the runner are already up
             return self._run_warm(member, job, "grade")
@@ -87,7 +91,8 @@ class LocalSandbox:
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
             try:
                 completed = subprocess.run(  # noqa: S603 -- our own interpreter and module
-                    command, cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                    lowered(command) if job.background else command, cwd=root, env=env,
+                    stdin=subprocess.DEVNULL, capture_output=True,
                     timeout=limits.time_s + HARNESS_SLACK_S, check=False,
                 )
             except subprocess.TimeoutExpired:

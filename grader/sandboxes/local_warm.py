@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.sandboxes.base import Job, kill_on_cancel
+from grader.sandboxes.lane import REFILL_NICE
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 
 MAX_RESULTS_BYTES = 1024 * 1024
@@ -43,14 +44,14 @@ class LocalMember:
     one job line from stdin; closing stdin (or this process dying) ends it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="warm-"))
         self.log = open(self.root / "harness.log", "w+b")  # noqa: SIM115 -- lives as long as we do
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
                 [sys.executable, "-m", "grader.sandboxes.warm_entry",
-                 "--max-idle-s", str(max_idle_s())],
+                 "--max-idle-s", str(max_idle_s()), "--nice", str(nice)],
                 cwd=self.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self.log, start_new_session=True,
             )
@@ -68,8 +69,8 @@ class LocalMember:
 
     @classmethod
     def spawn(cls) -> LocalMember:
-        """A member that is warm: what the pool keeps."""
-        member = cls()
+        """A member that is warm: what the pool keeps. It starts up at a lower priority."""
+        member = cls(nice=REFILL_NICE)
         member.wait_ready()
         return member
 
