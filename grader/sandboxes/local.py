@@ -15,7 +15,7 @@ from grader.messages import run_error
 from grader.results import error_result, validate_document
 from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
 from grader.sandboxes.lane import background_slot, lowered
-from grader.sandboxes.local_warm import LocalMember, local_pool
+from grader.sandboxes.local_warm import LocalMember, local_pool, use_zygote
 from grader.sandboxes.pool import WarmPool
 
 MAX_RESULTS_BYTES = 1024 * 1024
@@ -39,6 +39,10 @@ class LocalSandbox:
             with background_slot(True):
                 return self._run_cold(job)
         member = local_pool().take()
+        if member is None and use_zygote():
+            # None warm: a fresh fork of the zygote (grader/sandboxes/zygote.py) is a cold start
+            # without the imports; it runs the job at once, at normal priority.
+            member = LocalMember(from_zygote=True)
         if member is not None:  # warm: torch, pytest and the runner are already up
             return self._run_warm(member, job, "grade")
         return self._run_cold(job)
@@ -46,7 +50,7 @@ class LocalSandbox:
     def execute(self, job: Job) -> dict[str, Any]:
         """Run without grading: the submission's top level, in a fresh sandbox like grading."""
         member = local_pool().take()
-        return self._run_warm(member or LocalMember(), job, "run")
+        return self._run_warm(member or LocalMember(from_zygote=use_zygote()), job, "run")
 
     def _run_warm(self, member: LocalMember, job: Job, mode: str) -> dict[str, Any]:
         limits = job.exercise.config.limits

@@ -19,6 +19,7 @@ from typing import Any
 from grader.sandboxes.base import Job, kill_on_cancel
 from grader.sandboxes.lane import REFILL_NICE
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+from grader.sandboxes.zygote_client import close_zygote, zygote, zygote_supported
 
 MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
@@ -44,9 +45,16 @@ class LocalMember:
     one job line from stdin; closing stdin (or this process dying) ends it.
     """
 
-    def __init__(self, nice: int = 0) -> None:
+    def __init__(self, nice: int = 0, from_zygote: bool = False) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="warm-"))
         self.log = open(self.root / "harness.log", "w+b")  # noqa: SIM115 -- lives as long as we do
+        self.process: Any
+        if from_zygote:  # a fork of a process that has imported everything (zygote.py)
+            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log)
+            with _live_lock:
+                self.process = child
+                _live.add(self)
+            return
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
@@ -70,7 +78,7 @@ class LocalMember:
     @classmethod
     def spawn(cls) -> LocalMember:
         """A member that is warm: what the pool keeps. It starts up at a lower priority."""
-        member = cls(nice=REFILL_NICE)
+        member = cls(nice=REFILL_NICE, from_zygote=use_zygote())
         member.wait_ready()
         return member
 
@@ -176,9 +184,15 @@ _live: set[LocalMember] = set()  # every member of this process not yet discarde
 _live_lock = threading.Lock()
 
 
+def use_zygote() -> bool:
+    """GRADER_POOL_ZYGOTE (default 1): refills are forks of the zygote; 0: fresh interpreters."""
+    return os.environ.get("GRADER_POOL_ZYGOTE", "1") != "0" and zygote_supported()
+
+
 def discard_all() -> None:
     """End every warm local sandbox of this process, idle, starting or busy (at exit)."""
     close_all()  # first stop the pools refilling, so nothing new starts behind us
+    close_zygote()
     with _live_lock:
         members = list(_live)
     for member in members:

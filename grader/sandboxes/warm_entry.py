@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-idle-s", type=float, default=MAX_IDLE_S)
     parser.add_argument("--lifeline", action="store_true",
                         help="end when stdin closes (the process that made this sandbox died)")
+    parser.add_argument("--prewarmed", action="store_true",
+                        help="forked from the zygote: everything is imported already")
     parser.add_argument("--nice", type=int, default=0,
                         help="start up at this lower priority, back to normal when the job comes")
     options = parser.parse_args(argv)
@@ -119,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="learner-"))
     learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir,
                       runner_user=options.runner_user, fork=True)
-    warm_up()
+    if not options.prewarmed:
+        warm_up()
     # The runner is forked from this process, which has imported torch once for both and has
     # read no exercise yet (grader.runner_fork says why that keeps the boundary).
     runner_fork.prepare(learner.preload)
