@@ -10,7 +10,8 @@ For amp-train-one-epoch's solution, one grading after another:
     every sandbox started (the first fill, each refill) is counted, less one idle start (the
     member still waiting at the end), so the figure is what a grading costs in a steady
     stream: its own work plus the refill it causes.
-Local CPU is exact (getrusage of the sandbox processes, reaped). Docker CPU is read from each
+Local CPU is exact (getrusage of the sandbox processes, reaped; where sandboxes are forks of
+the zygote, /proc/<zygote>/stat: its own and its reaped children's). Docker CPU is read from each
 job container's cpuacct cgroup while it lives (sampled every 50 ms, so the last few
 milliseconds of a container may be missed), plus the CPU this process spends talking to the
 engine; the engine's own (dockerd, containerd) is not counted.
@@ -44,6 +45,16 @@ def own_cpu() -> float:
 def child_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def zygote_cpu() -> float:
+    """The local zygote's CPU and its ended sandboxes' (a checkout without a zygote: 0)."""
+    try:
+        from grader.sandboxes.zygote_client import current
+    except ImportError:
+        return 0.0
+    found = current()
+    return found.cpu_seconds() if found is not None else 0.0
 
 
 class ContainerCpu:
@@ -106,7 +117,7 @@ def measure(sandbox: str, n: int) -> dict[str, float]:
     counter = ContainerCpu() if sandbox == "docker" else None
 
     def cpu() -> float:
-        return child_cpu() + own_cpu() + (counter.total() if counter else 0.0)
+        return child_cpu() + own_cpu() + zygote_cpu() + (counter.total() if counter else 0.0)
 
     def grade() -> float:
         started = time.perf_counter()
