@@ -1,7 +1,7 @@
 """Core-seconds per grading: the CPU one grading costs, its share of warm-pool refills included.
 
     PYTHONPATH=$PWD .venv/bin/python bench/core_seconds.py [-n 8] [--sandboxes local,docker]
-        [--compare /path/to/other/checkout]
+        [--compare /path/to/other/checkout [--compare-image TAG]]
 
 For amp-train-one-epoch's solution, one grading after another:
   - cold: GRADER_POOL_SIZE=0, every grading starts its sandbox;
@@ -164,10 +164,12 @@ def measure(sandbox: str, n: int) -> dict[str, float]:
     return figures
 
 
-def run_elsewhere(tree: Path, sandbox: str, n: int) -> dict[str, float]:
-    """The same measurement with another checkout's code and interpreter."""
+def run_elsewhere(tree: Path, sandbox: str, n: int, image: str | None = None) -> dict[str, float]:
+    """The same measurement with another checkout's code and interpreter (and sandbox image)."""
     python = tree / ".venv" / "bin" / "python"
     env = dict(os.environ, PYTHONPATH=str(tree))
+    if image:
+        env["GRADER_SANDBOX_IMAGE"] = image
     done = subprocess.run([str(python), str(Path(__file__).resolve()), "--json", "-n", str(n),  # noqa: S603
                            "--sandboxes", sandbox, "--root", str(tree)],
                           env=env, cwd=tree, capture_output=True, text=True, check=True)
@@ -180,6 +182,8 @@ def main() -> int:
     parser.add_argument("-n", type=int, default=8, help="gradings per mode")
     parser.add_argument("--sandboxes", default="local,docker")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout, run first")
+    parser.add_argument("--compare-image", default=None,
+                        help="the sandbox image built from --compare's grader (docker)")
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -191,7 +195,8 @@ def main() -> int:
     for sandbox in options.sandboxes.split(","):
         rows = []
         if options.compare:
-            rows.append((f"{options.compare}", run_elsewhere(options.compare, sandbox, options.n)))
+            rows.append((f"{options.compare}", run_elsewhere(options.compare, sandbox, options.n,
+                                                                options.compare_image)))
         rows.append(("this checkout", run_elsewhere(ROOT, sandbox, options.n)))
         for label, got in rows:
             print(f"{sandbox:6} {label}: cold {got['cold_cpu']:.2f} core-s/grading "

@@ -163,8 +163,8 @@ def validate_folders(app: Any, folders: list[str]) -> Any:
                 rows = db.session.scalars(select(ExerciseValidation).where(
                     ExerciseValidation.exercise_id.in_(folders))).all()
                 if len(rows) == len(folders) and all(row.state == "done" for row in rows):
-                    print(f"  validation: {sum(1 for r in rows if r.ok)} of {len(rows)} folders ok",
-                          flush=True)
+                    print(f"  validation: {sum(1 for r in rows if r.ok)} of {len(rows)} folders ok "
+                          f"{[(r.exercise_id, r.problems) for r in rows if not r.ok]}", flush=True)
                     return time.monotonic()
                 db.session.rollback()  # a fresh snapshot next time
                 time.sleep(0.5)
@@ -173,6 +173,7 @@ def validate_folders(app: Any, folders: list[str]) -> Any:
 
 def class_or_capacity(options: argparse.Namespace, code: str) -> int:
     from class_mode import report_class, run_capacity, run_class  # bench/, the script's folder
+
     from grader.capacity import default_pool_size, default_workers
     from grader.sandboxes import pool as pools
 

@@ -89,6 +89,8 @@ class DockerMember:
     def discard(self) -> None:
         import docker.errors
 
+        if self not in _busy:  # still at LOW_SHARES: its end must not wait for CPU either
+            self._raise_shares()
         try:
             self.container.remove(force=True, v=True)
         except docker.errors.NotFound:

@@ -19,9 +19,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-REFILL_NICE = 19  # weight 15 against a grading's 1024: about 1.5 % of a core when they compete
-BACKGROUND_NICE = 19
-LOW_SHARES = 2  # docker's lowest cpu.shares, for warm containers until taken, and background jobs
+# Low, not lowest: at nice 19 / cpu.shares 2 (weight 15 or 2 against 1024) a refill or an
+# instructor's grading made almost no progress on a host loaded 10x over (load average 20-26
+# on 2 cores in CI-like runs): warm containers missed their 180 s start, one could not even be
+# killed in time ("did not receive an exit event") and one validation of two folders took 225 s.
+# Weight 110 (nice 10) or 128 shares still leaves a grading about 90 % of a core it competes for.
+REFILL_NICE = 10
+BACKGROUND_NICE = 10
+LOW_SHARES = 128  # cpu.shares of a warm container until taken, and of background jobs
 NORMAL_SHARES = 1024  # docker's default
 
 _background = threading.BoundedSemaphore(1)
