@@ -13,7 +13,7 @@ from typing import Any
 
 from grader.sandboxes.docker_image import image_name
 from grader.sandboxes.docker_settings import container_kwargs, wall_limit_s
-from grader.sandboxes.lane import LOW_SHARES, NORMAL_SHARES
+from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, LOW_SHARES, NORMAL_SHARES
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 from grader.schema import MAX_TIME_S, Limits
 
@@ -52,10 +52,15 @@ class DockerMember:
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Until the harness says "ready" in its log; RuntimeError (and removed) if it never does."""
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline = started + timeout
+        raised = False
         while time.monotonic() < deadline:
             if b"ready" in self.container.logs(stdout=True, stderr=False, tail=5):
                 return
+            if not raised and time.monotonic() - started > LOW_PRIORITY_LIMIT_S:
+                raised = True  # a refill that yields must still finish (lane.py)
+                self._raise_shares()
             if not self.alive():
                 break
             time.sleep(READY_POLL_S)

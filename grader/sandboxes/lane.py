@@ -28,6 +28,11 @@ REFILL_NICE = 10
 BACKGROUND_NICE = 10
 LOW_SHARES = 128  # cpu.shares of a warm container until taken, and of background jobs
 NORMAL_SHARES = 1024  # docker's default
+# A refill still not ready after this long is raised to normal priority: on an idle 2-core
+# host a warm start takes well under a second (local, a fork) or a few seconds (docker);
+# one that takes longer is competing with far more than a class's gradings, and at a low
+# weight it might never finish (a docker test's 300 s fill wait ran out on a host loaded 25x).
+LOW_PRIORITY_LIMIT_S = 15.0
 
 _background = threading.BoundedSemaphore(1)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.sandboxes.base import Job, kill_on_cancel
-from grader.sandboxes.lane import REFILL_NICE
+from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_back, set_group_priority
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 from grader.sandboxes.zygote_client import close_zygote, zygote, zygote_supported
 
@@ -68,12 +68,21 @@ class LocalMember:
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Block until torch, pytest and the runner are up; RuntimeError if they never are."""
         assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        ready, _, _ = select.select([self.process.stdout], [], [], min(timeout, LOW_PRIORITY_LIMIT_S))
+        if not ready and timeout > LOW_PRIORITY_LIMIT_S:
+            self._raise_priority()  # a refill that yields must still finish (lane.py)
+            ready, _, _ = select.select([self.process.stdout], [], [], timeout - LOW_PRIORITY_LIMIT_S)
         line = self.process.stdout.readline() if ready else b""
         self.process.stdout.close()
         if line.strip() != b"ready":
             self.discard()
             raise RuntimeError(f"warm harness did not get ready: {line[:200]!r}")
+
+    def _raise_priority(self) -> None:
+        """The harness and its runner back to this process's priority (if we may)."""
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        if self.process.poll() is None and can_raise_back(base):
+            set_group_priority([self.process.pid, *_children(self.process.pid)], base)
 
     @classmethod
     def spawn(cls) -> LocalMember:
