@@ -31,7 +31,8 @@ NORMAL_SHARES = 1024  # docker's default
 # A refill still not ready after this long is raised to normal priority: on an idle 2-core
 # host a warm start takes well under a second (local, a fork) or a few seconds (docker);
 # one that takes longer is competing with far more than a class's gradings, and at a low
-# weight it might never finish (a docker test's 300 s fill wait ran out on a host loaded 25x).
+# weight it might never finish (two docker warm-pool tests, which wait 300 s for a fill,
+# failed at load 25 without this limit and passed with it).
 LOW_PRIORITY_LIMIT_S = 15.0
 
 _background = threading.BoundedSemaphore(1)
