@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from grader.capacity import default_workers
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SECRET_FILE = "secret_key"  # noqa: S105 -- a file name, not a secret
 MAX_CODE_BYTES = 64 * 1024
@@ -26,7 +28,8 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "EXERCISES_DIR": env.get("EXERCISES_DIR") or str(REPO_ROOT / "exercises"),
         "LESSONS_DIR": env.get("LESSONS_DIR") or str(REPO_ROOT / "lessons"),
         "GRADER_SANDBOX": env.get("GRADER_SANDBOX") or "auto",
-        "GRADER_WORKERS": int(env.get("GRADER_WORKERS") or 1),
+        # Unset: one grading thread per core (grader.capacity; docs/grading.md, "Capacity").
+        "GRADER_WORKERS": int(env.get("GRADER_WORKERS") or default_workers()),
         # Recovery re-enqueues work left by a stopped server; off for one-shot CLI use.
         "GRADER_RECOVER_ON_START": env.get("GRADER_RECOVER_ON_START", "1") != "0",
         "MAX_CODE_BYTES": MAX_CODE_BYTES,

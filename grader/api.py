@@ -13,11 +13,15 @@ from grader.sandboxes.base import internal_run, validate_run_document
 
 
 def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
-               sandbox: str | None = None) -> dict[str, Any]:
-    """Grade `code` against `exercise`; platform faults come back as internal errors, not raised."""
+               sandbox: str | None = None, background: bool = False) -> dict[str, Any]:
+    """Grade `code` against `exercise`; platform faults come back as internal errors, not raised.
+
+    `background`: work no learner waits for (an instructor's check): one such grading at a
+    time, at the lowest CPU priority, never in a learner's warm sandbox (grader.sandboxes.lane).
+    """
     try:
         backend = get_sandbox(sandbox)
-        return backend.run(Job(exercise=exercise, code=code, lang=lang))
+        return backend.run(Job(exercise=exercise, code=code, lang=lang, background=background))
     except Exception as exc:  # noqa: BLE001 -- the caller stores a verdict whatever happens
         detail = f"{type(exc).__name__}: {exc}"
         return error_result(exercise.id, "internal",
@@ -93,11 +97,14 @@ __all__ = [
 ]
 
 
-def check_exercise(exercise: Exercise, sandbox: str | None = None) -> Any:
-    """The instructor check of one folder (grader.validate.FolderReport: folder, ok, problems)."""
+def check_exercise(exercise: Exercise, sandbox: str | None = None, *, background: bool = True) -> Any:
+    """The instructor check of one folder (grader.validate.FolderReport: folder, ok, problems).
+
+    In the background lane by default: the web app calls this while learners are grading.
+    """
     from grader.validate import check_exercise as check  # late: validation grades through this module
 
-    return check(exercise, sandbox)
+    return check(exercise, sandbox, background=background)
 
 
 def claim_worker_identity() -> str:

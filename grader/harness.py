@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from grader import figures
+from grader import figures, runner_fork
 from grader.learner import Learner, LearnerFatal
 from grader.learner_errors import SUBMISSION_NAME
 from grader.loader import Exercise, load_exercise
 from grader.messages import run_error
 from grader.plugin import GraderPlugin
 from grader.results import Results, error_result, summarize
+from grader.schema import Limits
 from grader.testing import localize
 
 PYTEST_INI = "[pytest]\n"  # an empty config: the project's own pytest settings must not leak in
@@ -34,20 +35,31 @@ PYTEST_OPTIONS = [*(arg for name in UNUSED_PYTEST_PLUGINS for arg in ("-p", f"no
                   "-q", "--import-mode=importlib", "--no-header"]
 
 
-def grade_in_process(exercise: Exercise, submission: Path, *, lang: str = "en",
+def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
                      runner_user: str | None = None, workdir: Path | None = None) -> Results:
-    """Grade one submission; learner code runs only in the child the Learner starts."""
+    """Grade one submission; learner code runs only in the child the Learner starts.
+
+    The runner is forked from this process before the exercise is read (grader.runner_fork):
+    torch is imported once, here, and no test or solution was ever in the child's memory.
+    """
     started = time.monotonic()
     own_workdir = workdir is None
     workdir = Path(workdir or tempfile.mkdtemp(prefix="learner-"))
     learner_file = workdir / SUBMISSION_NAME
     if learner_file != submission:
         shutil.copyfile(submission, learner_file)
-    learner = Learner(learner_file, exercise.config.limits, workdir=workdir, runner_user=runner_user)
+    runner_fork.prepare("torch")
+    learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True)
     figures.take(lang)  # start empty: figures belong to one grading
     try:
         learner.start()
-        _prepare_torch()  # while the runner starts up in parallel
+        try:
+            exercise = load_exercise(Path(exercise_dir))
+        except Exception as exc:  # noqa: BLE001 -- a broken folder is our fault, reported as internal
+            learner.close()
+            return error_result(Path(exercise_dir).name, "internal",
+                                run_error("internal", lang, detail=str(exc)))
+        learner.assign(exercise.config.limits)
         return grade_with(exercise, learner, lang, started)
     finally:
         if own_workdir:
@@ -169,15 +181,9 @@ def run(exercise_dir: Path, submission: Path, results_path: Path, *, lang: str =
         runner_user: str | None = None) -> int:
     """The `python -m grader harness` command: always writes a results document."""
     try:
-        exercise = load_exercise(exercise_dir)
-    except Exception as exc:  # noqa: BLE001 -- a broken folder is our fault, reported as internal
-        write_results(error_result(Path(exercise_dir).name, "internal",
-                                   run_error("internal", lang, detail=str(exc))), results_path)
-        return 0
-    try:
-        results = grade_in_process(exercise, submission, lang=lang, runner_user=runner_user)
+        results = grade_in_process(exercise_dir, submission, lang=lang, runner_user=runner_user)
     except Exception as exc:  # noqa: BLE001 -- never leave the caller without a verdict
-        results = error_result(exercise.id, "internal",
+        results = error_result(Path(exercise_dir).name, "internal",
                                run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))
     write_results(results, results_path)
     return 0

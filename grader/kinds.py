@@ -22,18 +22,21 @@ class Kind:
 
     name: str
     required_files: tuple[str, ...]  # besides exercise.toml and prompt.md
-    validator: Callable[[Exercise, str | None, bool], list[str]]  # (exercise, sandbox, mutants) -> problems
+    # (exercise, sandbox, mutants, background) -> problems; background: the instructor lane
+    validator: Callable[[Exercise, str | None, bool, bool], list[str]]
     page: tuple[str, str]  # the Flask endpoint that shows it, and the name of its id argument
     accepts_code: bool  # learners submit code that the sandbox grades
 
 
-def _validate_code(exercise: Exercise, sandbox: str | None, with_mutants: bool) -> list[str]:
+def _validate_code(exercise: Exercise, sandbox: str | None, with_mutants: bool,
+                   background: bool) -> list[str]:
     from grader.validate import check_code  # late: grading pulls in the sandbox backends
 
-    return check_code(exercise, sandbox, with_mutants=with_mutants)
+    return check_code(exercise, sandbox, with_mutants=with_mutants, background=background)
 
 
-def _validate_quiz(exercise: Exercise, sandbox: str | None, with_mutants: bool) -> list[str]:
+def _validate_quiz(exercise: Exercise, sandbox: str | None, with_mutants: bool,
+                   background: bool) -> list[str]:
     from grader.quiz import validate_quiz
 
     return validate_quiz(exercise)

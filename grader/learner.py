@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader import protocol
+from grader import protocol, runner_fork
 from grader.schema import Limits
 
 OUTPUT_HARD_FACTOR = 16  # output beyond cap * factor ends the run as an output flood
@@ -49,13 +49,16 @@ class Learner:
     """A running learner process and its captured output."""
 
     def __init__(self, submission: Path, limits: Limits, *, workdir: Path,
-                 runner_user: str | None = None, preload: str = "torch"):
+                 runner_user: str | None = None, preload: str = "torch", fork: bool = False):
         self.submission = Path(submission)  # may not exist yet: a warm runner waits for it
         self._source: str | None = None
         self.limits = limits
         self.workdir = workdir
         self.runner_user = runner_user
         self.preload = preload
+        # The harness forks its runner (grader.runner_fork) when it has imported torch itself:
+        # one torch import per job instead of two. Other callers start a fresh interpreter.
+        self.fork = fork
         self.advice: list[dict[str, str] | str] = []
         self.fatal: LearnerFatal | None = None
         self.load_error: dict[str, Any] | None = None
@@ -76,31 +79,46 @@ class Learner:
     def start(self) -> None:
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
-        # Limits travel with the load request: a warm runner is started before its job's
-        # exercise (and so its limits) is known; none of them binds before learner code runs.
-        command = [sys.executable, "-m", "grader.runner", str(self.submission),
-                   "--fd-in", str(to_child_r), "--fd-out", str(from_child_w),
-                   "--preload", self.preload]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.workdir),
                "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
                # One thread keeps torch start-up fast and inside the process limit.
                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
                "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
-        self._process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            pass_fds=(to_child_r, from_child_w), cwd=self.workdir, env=env,
-            start_new_session=True, **self._user_args(),
-        )
+        ids = self._runner_ids()
+        if self.fork and runner_fork.can_fork(self.preload):
+            output_r, output_w = os.pipe()
+            pid = runner_fork.spawn(submission=str(self.submission), fd_in=to_child_r,
+                                    fd_out=from_child_w, output_w=output_w,
+                                    workdir=str(self.workdir), env=env, ids=ids)
+            os.close(output_w)
+            self._process = runner_fork.ForkedProcess(pid, output_r)  # type: ignore[assignment]
+        else:
+            # Limits travel with the load request: a warm runner is started before its job's
+            # exercise (and so its limits) is known; none of them binds before learner code runs.
+            command = [sys.executable, "-m", "grader.runner", str(self.submission),
+                       "--fd-in", str(to_child_r), "--fd-out", str(from_child_w),
+                       "--preload", self.preload]
+            user = {} if ids is None else {"user": ids[0], "group": ids[1], "extra_groups": []}
+            self._process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                pass_fds=(to_child_r, from_child_w), cwd=self.workdir, env=env,
+                start_new_session=True, **user,
+            )
         os.close(to_child_r)
         os.close(from_child_w)
         self._ready = False
         self._reader = threading.Thread(target=self._drain_output, daemon=True)
         self._reader.start()
 
-    def _user_args(self) -> dict[str, Any]:
-        """Popen arguments that run the learner as runner_user: a user name, or "UID:GID"."""
+    @property
+    def pid(self) -> int | None:
+        """The runner's pid (also its process group and session), once started."""
+        return self._process.pid if self._process is not None else None
+
+    def _runner_ids(self) -> tuple[int, int] | None:
+        """(uid, gid) to run the learner as (runner_user: a user name, or "UID:GID"); None: ours."""
         if self.runner_user is None:
-            return {}
+            return None
         # The docker sandbox passes a fresh numeric uid per job: per-uid kernel counts
         # (RLIMIT_NPROC above all) span every container on the host, so a shared uid
         # would let one job's fork bomb starve another's.
@@ -115,7 +133,7 @@ class Learner:
         os.chmod(self.workdir, 0o1777)  # noqa: S103 -- sticky; the harness keeps nothing here
         if self.submission.exists():
             os.chmod(self.submission, 0o644)
-        return {"user": ids[0], "group": ids[1], "extra_groups": []}
+        return ids
 
     def assign(self, limits: Limits) -> None:
         """Give a warm learner its job's limits (the submission file is in place by now)."""

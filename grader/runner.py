@@ -68,7 +68,7 @@ def is_exhaustion(exc: BaseException) -> bool:
     return "can't start new thread" in text or "failed to map segment" in text
 
 
-def preload_platform() -> None:
+def preload_platform(freeze: bool = True) -> None:
     """Load everything the runner's own side needs before learner code can exhaust anything.
 
     Scenarios, the tensor codec (safetensors' native library) and the protocol are all in
@@ -84,6 +84,12 @@ def preload_platform() -> None:
         for info in pkgutil.iter_modules(scenarios.__path__):
             importlib.import_module(f"{scenarios.__name__}.{info.name}")
         protocol.decode(protocol.encode(sys.modules["torch"].zeros(1)))  # warm the codec
+    if freeze:
+        freeze_platform()
+
+
+def freeze_platform() -> None:
+    """Per process, just before learner code: thread stacks, and the loaded heap frozen."""
     threading.stack_size(THREAD_STACK_BYTES)
     # Everything loaded so far lives until exit: a collection the learner's code triggers then
     # walks only the learner's objects, not torch's (the same reason as in warm_entry.warm_up).
@@ -194,6 +200,16 @@ class Runner:
             except BaseException:  # noqa: BLE001, S110 -- the learner may have closed them
                 pass
             protocol.write_message(fd_out, reply)
+
+
+def serve_forked(submission: str) -> None:
+    """The runner's life when forked from the harness (grader.runner_fork): fds 3 in, 4 out."""
+    freeze_platform()
+    protocol.write_message(4, {"ready": True})
+    Runner(submission).serve(3, 4)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def main() -> None:

@@ -89,12 +89,13 @@ def mutants_to_grade(exercise: Exercise, solution: str) -> tuple[list[Mutant], l
 
 
 def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = False,
-               workers: int = 2) -> list[str]:
+               workers: int = 2, background: bool = False) -> list[str]:
     """The proof that scores mean what they say, for one code exercise.
 
     The solution scores 1.0; the untouched starter and an empty body score 0; the starter passes
     exactly its given checks; with `with_mutants`, every mutant of the solution (grader.mutants)
-    fails at least one check and scores below 1.0.
+    fails at least one check and scores below 1.0. With `background` (the web app's
+    instructor check), each grading goes through the background lane (grader.sandboxes.lane).
     """
     solution = exercise.solution_path.read_text(encoding="utf-8")
     jobs: list[tuple[str, str, Mutant | None]] = [
@@ -105,7 +106,8 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         graded, problems = mutants_to_grade(exercise, solution)
         jobs += [("mutant", m.code, m) for m in graded]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox), jobs))
+        docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox,
+                                                    background=background), jobs))
     for (what, _code, mutant), doc in zip(jobs, docs, strict=True):
         if what == "solution":
             problems += _check_solution(doc)
@@ -118,10 +120,11 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     return problems
 
 
-def check_exercise(exercise: Exercise, sandbox: str | None = None, *, with_mutants: bool = False) -> FolderReport:
+def check_exercise(exercise: Exercise, sandbox: str | None = None, *, with_mutants: bool = False,
+                   background: bool = False) -> FolderReport:
     """One folder's report; `with_mutants` also grades the solution's mutants (many gradings)."""
     try:
-        problems = list(exercise.kind.validator(exercise, sandbox, with_mutants))
+        problems = list(exercise.kind.validator(exercise, sandbox, with_mutants, background))
     except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
         problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
     return FolderReport(folder=exercise.id, ok=not problems, problems=problems,

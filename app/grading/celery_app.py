@@ -119,4 +119,7 @@ def _warm_sandboxes(**_: Any) -> None:
         return  # load tests grade with a stand-in: no sandbox to warm
     from grader.api import warm_up
 
+    # A prefork child grades one job at a time: one warm sandbox is all it can use (the
+    # host-sized default is for a process that grades on several threads).
+    os.environ.setdefault("GRADER_POOL_SIZE", "1")
     warm_up(flask_app().config["GRADER_SANDBOX"])

@@ -27,6 +27,8 @@ class Job:
     lang: str = "en"
     # Set by the caller to end the job early (a learner's Stop): the backend kills the sandbox.
     cancel: threading.Event | None = None
+    # Work no learner waits for (an instructor's check): grader.sandboxes.lane.
+    background: bool = False
 
 
 class Sandbox(Protocol):

@@ -19,6 +19,7 @@ from grader.sandboxes.docker_image import image_name, image_state
 from grader.sandboxes.docker_janitor import sweep
 from grader.sandboxes.docker_settings import GRADING_DIR, RESULTS_PATH, container_kwargs, wall_limit_s
 from grader.sandboxes.docker_warm import DockerMember, docker_pool
+from grader.sandboxes.lane import LOW_SHARES, background_slot
 from grader.sandboxes.pool import WarmPool
 
 log = logging.getLogger(__name__)
@@ -156,6 +157,10 @@ class DockerSandbox:
         if wanted == "required" and not len(state.gpus):
             return error_result(job.exercise.id, "internal", NO_GPU.get(job.lang, NO_GPU["en"]),
                                 duration_s=0.0).to_dict()
+        if job.background and wanted != "required":
+            # Never a warm container nor a GPU a learner could use; one at a time, lowest weight.
+            with background_slot(True):
+                return self._run_container(state.client, job, None, started)
         with state.slots:
             gpu = None
             if wanted != "no" and len(state.gpus):
@@ -200,7 +205,8 @@ class DockerSandbox:
             else:
                 kwargs = container_kwargs(limits, exercise_id=job.exercise.id,
                                           job_id=uuid.uuid4().hex[:16],
-                                          deadline=time.time() + wall, lang=job.lang)
+                                          deadline=time.time() + wall, lang=job.lang,
+                                          cpu_shares=LOW_SHARES if job.background else None)
                 if gpu is not None:
                     kwargs["device_requests"] = [device_request(gpu)]
                 container = client.containers.create(**kwargs)

@@ -7,9 +7,10 @@
 #   2. raises them into the effective set and nowhere else: inheritable and ambient
 #      stay empty, so any program the harness executes starts with no capability;
 #   3. runs `python -m grader ...` in this same process (an exec would lose them).
-# The harness then spawns the learner runner with Popen(user=UID, group=GID): the child
-# uses SETUID/SETGID to become the job's own learner uid and, at its exec, has no capability
-# at all; KILL lets the harness end a runner that belongs to another uid. The learner
+# The harness then forks the learner runner (grader/runner_fork.py): the child uses
+# SETUID/SETGID to become the job's own learner uid and then clears every capability set
+# itself (a fork, unlike an exec, would keep them), checking that none is left before the
+# submission is read; KILL lets the harness end a runner that belongs to another uid. The learner
 # can neither signal nor ptrace the harness (another uid) nor gain anything by exec
 # (no-new-privileges; no setuid files matter).
 from __future__ import annotations

@@ -95,7 +95,7 @@ def warm_command(uid: int, max_idle_s: float) -> list[str]:
 
 def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline: float,
                      lang: str, caps: Caps | None = None,
-                     warm_idle_s: float | None = None) -> dict[str, Any]:
+                     warm_idle_s: float | None = None, cpu_shares: int | None = None) -> dict[str, Any]:
     """Keyword arguments for `client.containers.create` (without the GPU request).
 
     With `warm_idle_s`, the container is a warm pool's: same hardening, but its command
@@ -141,6 +141,9 @@ def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline:
         "mem_limit": f"{memory_mb}m",
         "memswap_limit": f"{memory_mb}m",
         "nano_cpus": int(caps.cpus * 1e9),
+        # Weight against other containers when the CPUs are short (grader.sandboxes.lane):
+        # low for a warm one until it is taken, and for background work; Docker's default else.
+        **({"cpu_shares": cpu_shares} if cpu_shares is not None else {}),
         "ulimits": [Ulimit(name="nofile", soft=1024, hard=1024),
                     Ulimit(name="fsize", soft=64 << 20, hard=64 << 20),
                     Ulimit(name="core", soft=0, hard=0)],

@@ -14,7 +14,8 @@ from typing import Any
 from grader.messages import run_error
 from grader.results import error_result, validate_document
 from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
-from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool
+from grader.sandboxes.lane import background_slot, lowered
+from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool, use_zygote
 from grader.sandboxes.pool import WarmPool
 
 MAX_RESULTS_BYTES = 1024 * 1024
@@ -34,7 +35,14 @@ class LocalSandbox:
         return local_pool()
 
     def run(self, job: Job) -> dict[str, Any]:
+        if job.background:  # never a learner's warm sandbox; one at a time, lowest priority
+            with background_slot(True):
+                return self._run_cold(job)
         member = local_pool().take()
+        if member is None and use_zygote():
+            # None warm: a fresh fork of the zygote (grader/sandboxes/zygote.py) is a cold start
+            # without the imports; it runs the job at once, at normal priority.
+            member = LocalMember(from_zygote=True)
         if member is not None:  # warm: torch, pytest and the runner are already up
             return self._run_warm(member, job, "grade")
         return self._run_cold(job)
@@ -47,7 +55,7 @@ class LocalSandbox:
         caller's lane (RUN_WORKERS threads, or a `-Q runs` worker's processes), as for gradings.
         """
         member = local_run_pool().take()
-        return self._run_warm(member or LocalMember(), job, "run")
+        return self._run_warm(member or LocalMember(from_zygote=use_zygote()), job, "run")
 
     def _run_warm(self, member: LocalMember, job: Job, mode: str) -> dict[str, Any]:
         limits = job.exercise.config.limits
@@ -92,7 +100,8 @@ class LocalSandbox:
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
             try:
                 completed = subprocess.run(  # noqa: S603 -- our own interpreter and module
-                    command, cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                    lowered(command) if job.background else command, cwd=root, env=env,
+                    stdin=subprocess.DEVNULL, capture_output=True,
                     timeout=limits.time_s + HARNESS_SLACK_S, check=False,
                 )
             except subprocess.TimeoutExpired:

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from grader.sandboxes.base import Job, kill_on_cancel
+from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_back, set_group_priority
 from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
+from grader.sandboxes.zygote_client import close_zygote, zygote, zygote_supported
 
 MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
@@ -44,14 +46,21 @@ class LocalMember:
     one job line from stdin; closing stdin (or this process dying) ends it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0, from_zygote: bool = False) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="warm-"))
         self.log = open(self.root / "harness.log", "w+b")  # noqa: SIM115 -- lives as long as we do
+        self.process: Any
+        if from_zygote:  # a fork of a process that has imported everything (zygote.py)
+            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log)
+            with _live_lock:
+                self.process = child
+                _live.add(self)
+            return
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
                 [sys.executable, "-m", "grader.sandboxes.warm_entry",
-                 "--max-idle-s", str(max_idle_s())],
+                 "--max-idle-s", str(max_idle_s()), "--nice", str(nice)],
                 cwd=self.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self.log, start_new_session=True,
             )
@@ -60,17 +69,26 @@ class LocalMember:
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Block until torch, pytest and the runner are up; RuntimeError if they never are."""
         assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        ready, _, _ = select.select([self.process.stdout], [], [], min(timeout, LOW_PRIORITY_LIMIT_S))
+        if not ready and timeout > LOW_PRIORITY_LIMIT_S:
+            self._raise_priority()  # a refill that yields must still finish (lane.py)
+            ready, _, _ = select.select([self.process.stdout], [], [], timeout - LOW_PRIORITY_LIMIT_S)
         line = self.process.stdout.readline() if ready else b""
         self.process.stdout.close()
         if line.strip() != b"ready":
             self.discard()
             raise RuntimeError(f"warm harness did not get ready: {line[:200]!r}")
 
+    def _raise_priority(self) -> None:
+        """The harness and its runner back to this process's priority (if we may)."""
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        if self.process.poll() is None and can_raise_back(base):
+            set_group_priority([self.process.pid, *_children(self.process.pid)], base)
+
     @classmethod
     def spawn(cls) -> LocalMember:
-        """A member that is warm: what the pool keeps."""
-        member = cls()
+        """A member that is warm: what the pool keeps. It starts up at a lower priority."""
+        member = cls(nice=REFILL_NICE, from_zygote=use_zygote())
         member.wait_ready()
         return member
 
@@ -176,9 +194,15 @@ _live: set[LocalMember] = set()  # every member of this process not yet discarde
 _live_lock = threading.Lock()
 
 
+def use_zygote() -> bool:
+    """GRADER_POOL_ZYGOTE (default 1): refills are forks of the zygote; 0: fresh interpreters."""
+    return os.environ.get("GRADER_POOL_ZYGOTE", "1") != "0" and zygote_supported()
+
+
 def discard_all() -> None:
     """End every warm local sandbox of this process, idle, starting or busy (at exit)."""
     close_all()  # first stop the pools refilling, so nothing new starts behind us
+    close_zygote()
     with _live_lock:
         members = list(_live)
     for member in members:

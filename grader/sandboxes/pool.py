@@ -40,11 +40,15 @@ class Member(Protocol):
 
 
 def pool_size() -> int:
-    """GRADER_POOL_SIZE: warm sandboxes each process keeps per pool (0 turns pools off)."""
-    try:
-        return max(0, int(os.environ.get("GRADER_POOL_SIZE", DEFAULT_SIZE)))
-    except ValueError:
-        return DEFAULT_SIZE
+    """GRADER_POOL_SIZE: warm sandboxes each process keeps per pool (0 turns pools off).
+
+    Unset: one per grading thread, as memory allows (grader.capacity.default_pool_size).
+    """
+    from grader.capacity import default_pool_size, env_int
+
+    if os.environ.get("GRADER_POOL_SIZE", "").strip() == "":
+        return default_pool_size()
+    return env_int("GRADER_POOL_SIZE", DEFAULT_SIZE)
 
 
 def max_idle_s() -> float:

@@ -3,7 +3,7 @@
     python -m grader.sandboxes.warm_entry [--job-file PATH] [--runner-user UID:GID]
 
 Started by a pool (grader/sandboxes/pool.py) before any job exists: it imports torch, pytest
-and the grader, starts the learner runner (which imports torch and the scenarios) and waits.
+and the grader, forks the learner runner from itself (grader.runner_fork) and waits.
 The job arrives as one JSON line on stdin (local pool) or as a file (docker pool):
 {"exercise": DIR, "submission": FILE, "results": FILE, "lang": "en", "mode": "grade"|"run"}.
 It grades that one job, writes the results document and exits: a sandbox is never reused.
@@ -97,19 +97,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-idle-s", type=float, default=MAX_IDLE_S)
     parser.add_argument("--lifeline", action="store_true",
                         help="end when stdin closes (the process that made this sandbox died)")
+    parser.add_argument("--prewarmed", action="store_true",
+                        help="forked from the zygote: everything is imported already")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="start up at this lower priority, back to normal when the job comes")
     options = parser.parse_args(argv)
+    from grader.sandboxes import lane
+
+    base_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    # A refill yields the CPU to gradings while it imports (grader.sandboxes.lane); only if
+    # we may raise it back for the job, which must never run at a lowered priority.
+    refill = options.nice > 0 and lane.can_raise_back(base_nice)
+    if refill:
+        os.nice(options.nice)  # the main thread, before any other: every later thread inherits
     if options.lifeline:
         watch_lifeline()
 
+    from grader import runner_fork
     from grader.learner import Learner, LearnerFatal
     from grader.learner_errors import SUBMISSION_NAME
     from grader.schema import Limits
 
     workdir = Path(tempfile.mkdtemp(prefix="learner-"))
     learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir,
-                      runner_user=options.runner_user)
-    learner.start()  # the runner imports torch while we do
-    warm_up()
+                      runner_user=options.runner_user, fork=True)
+    if not options.prewarmed:
+        warm_up()
+    # The runner is forked from this process, which has imported torch once for both and has
+    # read no exercise yet (grader.runner_fork says why that keeps the boundary).
+    runner_fork.prepare(learner.preload)
+    learner.start()
     try:
         learner.wait_ready()
     except LearnerFatal:
@@ -117,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     print("ready", flush=True)  # the pool hands out only sandboxes that said this
     os.dup2(2, 1)  # from now on our stdout (pytest's chatter) goes where stderr goes
     job = wait_for_job(options.job_file, options.max_idle_s)
+    if refill and job is not None:  # a learner waits now: this harness and its runner
+        runner = learner.pid
+        lane.set_group_priority([os.getpgrp(), *([runner] if runner else [])], base_nice)
     if job is None:
         learner.close()
         shutil.rmtree(workdir, ignore_errors=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -17,7 +18,7 @@ def test_defaults_without_environment(monkeypatch, tmp_path):
     assert config["EXERCISES_DIR"] == str(REPO_ROOT / "exercises")
     assert config["LESSONS_DIR"] == str(REPO_ROOT / "lessons")
     assert config["GRADER_SANDBOX"] == "auto"
-    assert config["GRADER_WORKERS"] == 1
+    assert config["GRADER_WORKERS"] == len(os.sched_getaffinity(0))  # one per core (grader.capacity)
     assert config["SECRET_KEY"] is None
 
 

@@ -118,6 +118,9 @@ def test_a_warm_sandbox_takes_one_job_and_the_next_learner_sees_nothing_of_it(po
 
 
 def test_an_empty_pool_grades_cold_and_is_refilled(pool_of, flagship, monkeypatch):
+    # The exec'd cold path; with the zygote (default) an empty pool forks a fresh sandbox
+    # instead, which tests/grader/test_zygote.py covers.
+    monkeypatch.setenv("GRADER_POOL_ZYGOTE", "0")
     pool = pool_of(1)
     assert pool.wait_filled(FILL_S)
     held = pool.take()  # someone else's job has the only warm sandbox

@@ -1,0 +1,169 @@
+"""The pool's side of the zygote (grader.sandboxes.zygote): start it once, ask it for warm sandboxes."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+from typing import IO
+
+READY_TIMEOUT_S = 180  # torch and pytest imports on a very busy machine
+
+
+class ZygoteChild:
+    """A sandbox the zygote forked, seen as a Popen: pid, stdin, stdout, poll, wait.
+
+    It is the zygote's child, not ours: we watch it through a pidfd (readable once it has
+    exited) and never learn its exit status; the kernel reaps it.
+    """
+
+    def __init__(self, pid: int, stdin: IO[bytes], stdout: IO[bytes]):
+        self.pid = pid
+        self.stdin = stdin
+        self.stdout = stdout
+        self.returncode: int | None = None
+        try:
+            self._pidfd: int | None = os.pidfd_open(pid)
+        except ProcessLookupError:  # gone already
+            self._pidfd = None
+            self.returncode = 0
+
+    def poll(self) -> int | None:
+        if self.returncode is None and self._pidfd is not None:
+            ready, _, _ = select.select([self._pidfd], [], [], 0)
+            if ready:
+                self._ended()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        if self.returncode is None and self._pidfd is not None:
+            ready, _, _ = select.select([self._pidfd], [], [], timeout)
+            if not ready:
+                raise subprocess.TimeoutExpired(f"warm sandbox {self.pid}", timeout or 0)
+            self._ended()
+        return self.returncode
+
+    def _ended(self) -> None:
+        # The status belongs to the zygote (which lets the kernel reap): unknown here; 0 keeps
+        # "ended" distinct from "running" for callers that only compare with None.
+        self.returncode = 0
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+
+
+class Zygote:
+    """One zygote process per pool process, started on first use, restarted if it died."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        # A clean environment: the zygote's memory is every warm sandbox's start, so nothing of
+        # the web app's (its secret key, its database URL) may be in it.
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+               "HOME": os.environ.get("HOME", "/tmp"),  # noqa: S108
+               "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "PYTHONDONTWRITEBYTECODE": "1",
+               "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
+               **{k: v for k, v in os.environ.items() if k.startswith("GRADER_")}}
+        self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
+            [sys.executable, "-m", "grader.sandboxes.zygote", "--fd", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, start_new_session=True)
+        theirs.close()
+        self.channel = ours
+        self._lock = threading.Lock()
+        self._reader = ours.makefile("rb")
+        ready, _, _ = select.select([ours], [], [], READY_TIMEOUT_S)
+        line = self._reader.readline() if ready else b""
+        if line.strip() != b"ready":
+            self.close()
+            raise RuntimeError(f"the zygote did not get ready: {line[:200]!r}")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def cpu_seconds(self) -> float:
+        """CPU of the zygote and of every sandbox it forked that has ended (for benches)."""
+        try:
+            fields = open(f"/proc/{self.process.pid}/stat", "rb").read().rsplit(b")", 1)[1].split()  # noqa: SIM115
+        except OSError:
+            return 0.0
+        # After ") ": state is field 3 of stat(5), so utime..cstime (14..17) are [11:15] here.
+        return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+    def spawn(self, *, nice: int, max_idle_s: float, log: IO[bytes]) -> ZygoteChild:
+        """A new warm sandbox, forked; its stdin and stdout are pipes to us, stderr `log`."""
+        job_r, job_w = os.pipe()
+        out_r, out_w = os.pipe()
+        try:
+            request = json.dumps({"nice": nice, "max_idle_s": max_idle_s}).encode()
+            with self._lock:
+                socket.send_fds(self.channel, [request], [job_r, out_w, log.fileno()])
+                ready, _, _ = select.select([self.channel], [], [], 30)
+                reply = json.loads(self._reader.readline() or b"{}") if ready else {}
+        except BaseException:
+            for fd in (job_w, out_r):
+                os.close(fd)
+            raise
+        finally:
+            os.close(job_r)
+            os.close(out_w)
+        if not reply.get("pid"):
+            os.close(job_w)
+            os.close(out_r)
+            raise RuntimeError(f"the zygote could not fork: {reply!r}")
+        return ZygoteChild(int(reply["pid"]), open(job_w, "wb"), open(out_r, "rb"))  # noqa: SIM115
+
+    def close(self) -> None:
+        """End the zygote (its sandboxes live on until their pool discards them)."""
+        try:
+            self.channel.close()
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+
+_zygote: Zygote | None = None
+_zygote_lock = threading.Lock()
+
+
+def zygote() -> Zygote:
+    """This process's zygote, started now if there is none (or it died)."""
+    global _zygote
+    with _zygote_lock:
+        if _zygote is None or not _zygote.alive():
+            _zygote = Zygote()
+        return _zygote
+
+
+def current() -> Zygote | None:
+    """This process's zygote if one runs (None: none started yet)."""
+    return _zygote
+
+
+def close_zygote() -> None:
+    global _zygote
+    with _zygote_lock:
+        if _zygote is not None:
+            _zygote.close()
+            _zygote = None
+
+
+def _forget_after_fork() -> None:
+    """A forked child starts its own zygote: the parent's socket is not ours to share."""
+    global _zygote, _zygote_lock
+    _zygote, _zygote_lock = None, threading.Lock()
+
+
+def zygote_supported() -> bool:
+    return hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(os, "fork")
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
