@@ -27,6 +27,8 @@ import sys
 import time
 
 PR_SET_DUMPABLE = 4
+PR_SET_NAME = 15
+RUNNER_NAME = b"learner-runner"  # at most 15 bytes: the kernel's comm field
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 STATUS_FAILED_DROP = 121  # the child could not shed privileges: it exits before learner code
 
@@ -152,6 +154,8 @@ def _become_runner(fd_in: int, fd_out: int, output_w: int, workdir: str,
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as in any Python process
     # First, so no import after the uid switch looks at the harness's folder (not the runner's).
     os.chdir(workdir)
+    # Its own name in ps and /proc/<pid>/comm: a forked runner's command line is the harness's.
+    ctypes.CDLL(None).prctl(PR_SET_NAME, RUNNER_NAME, 0, 0, 0)
     if ids is not None:
         uid, gid = ids
         os.setgroups([])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import os
 import threading
 import time
 import urllib.error
@@ -213,16 +214,26 @@ def test_runs_have_their_own_lane_both_ways(make_app):
 
 
 def learner_processes(marker: str) -> list[int]:
-    """Pids of learner runners (grader.runner) whose submission holds `marker`."""
+    """Pids of learner runners whose submission holds `marker`.
+
+    An exec'd runner names its submission on its command line (grader.runner PATH); a runner
+    forked from the harness or the zygote (grader.runner_fork) is named learner-runner and
+    works in the folder that holds submission.py.
+    """
+    from grader.runner_fork import RUNNER_NAME
+
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             args = (entry / "cmdline").read_bytes().split(b"\0")
-            if b"grader.runner" not in args:
+            if b"grader.runner" in args:
+                submission = Path(args[args.index(b"grader.runner") + 1].decode())
+            elif (entry / "comm").read_bytes().strip() == RUNNER_NAME:
+                submission = Path(os.readlink(entry / "cwd")) / "submission.py"
+            else:
                 continue
-            submission = Path(args[args.index(b"grader.runner") + 1].decode())
             if marker in submission.read_text(encoding="utf-8"):
                 found.append(int(entry.name))
         except (OSError, IndexError, ValueError):
