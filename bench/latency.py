@@ -101,6 +101,9 @@ def serve(sandbox: str, workers: int | None, port: int):
         "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db",
         "GRADER_SANDBOX": sandbox, **({"GRADER_WORKERS": workers} if workers else {}),
         "SUBMISSION_RATE_LIMIT": "10000/minute", "SUBMISSION_ADDRESS_RATE_LIMIT": "10000/minute",
+        # Every simulated learner is an anonymous session of 127.0.0.1: without this they would
+        # share one address's 10 pending gradings, and a slower sandbox would get 429s.
+        "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 10000,
     })
     with app.app_context():
         db.create_all()
