@@ -66,15 +66,20 @@ def _check_no_work(empty: dict) -> list[str]:
     return []
 
 
+# What a mutant's problem says; _tally counts them by these words.
+PASSES_EVERY_CHECK = "passes every check"
+FAILS_AT_FULL_SCORE = "yet scores 100 %"
+
+
 def _check_mutant(mutant: Mutant, doc: dict) -> list[str]:
     """A mutant of the solution must fail a check, and a failing grading never shows 100 %."""
     where = f"mutant of solution.py line {mutant.line} ({mutant.change})"
     if doc.get("error_kind") == "internal":
         return [f"{where}: the grader failed: {doc['message'][:200]}"]
     if doc["status"] == "pass":
-        return [f"{where} passes every check: the checks cannot see this mistake; add a check for it"]
+        return [f"{where} {PASSES_EVERY_CHECK}: the checks cannot see this mistake; add a check for it"]
     if doc["score"] >= 1.0:
-        return [f"{where} fails ({_not_passed(doc)}) yet scores 100 %"]
+        return [f"{where} fails ({_not_passed(doc)}) {FAILS_AT_FULL_SCORE}"]
     return []
 
 
@@ -136,8 +141,8 @@ def _tally(exercise: Exercise, problems: list[str]) -> str:
     if exercise.config.kind != "code" or not exercise.solution_path.is_file():
         return ""
     graded, _ = mutants_to_grade(exercise, exercise.solution_path.read_text(encoding="utf-8"))
-    passing = sum(1 for p in problems if p.startswith("mutant of") and "passes every check" in p)
-    at_full = sum(1 for p in problems if p.startswith("mutant of") and "scores 100 %" in p)
+    passing = sum(1 for p in problems if p.startswith("mutant of") and PASSES_EVERY_CHECK in p)
+    at_full = sum(1 for p in problems if p.startswith("mutant of") and FAILS_AT_FULL_SCORE in p)
     return (f"{len(graded)} mutants graded: {passing} pass every check, {at_full} fail at 100 %; "
             f"{len(exercise.config.equivalent_mutants)} declared equivalent")
 

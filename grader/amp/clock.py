@@ -33,19 +33,28 @@ def _name(call: ast.Call) -> str:
 
 
 def _syncing_functions(tree: ast.Module) -> set[str]:
-    """Names of the learner's own functions that (maybe through one another) synchronise."""
-    defs = {node.name: node for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    """Names of the learner's own functions that (maybe through one another) synchronise.
+
+    One walk per def, then a search up the callers: linear in the source, whatever the
+    learner wrote (a chain of thousands of helpers included).
+    """
+    callers: dict[str, set[str]] = {}
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call):
+                name = _name(call)
+                if name.endswith("synchronize"):
+                    found.append(node.name)
+                callers.setdefault(name, set()).add(node.name)
     syncing: set[str] = set()
-    changed = True
-    while changed:  # a fixpoint over helper calls; bounded by the number of defs
-        changed = False
-        for name, node in defs.items():
-            if name in syncing:
-                continue
-            if any(_is_sync(call, syncing) for call in ast.walk(node) if isinstance(call, ast.Call)):
-                syncing.add(name)
-                changed = True
+    while found:
+        name = found.pop()
+        if name not in syncing:
+            syncing.add(name)
+            found.extend(callers.get(name, ()))
     return syncing
 
 

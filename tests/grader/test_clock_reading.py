@@ -98,3 +98,15 @@ def test_the_innermost_timed_loop_is_read():
                                     "for i in range(3):\n    time.perf_counter()\n"])
 def test_no_timed_loop_or_no_parse_gives_none(source):
     assert timed_loop(source) is None
+
+
+def test_a_long_chain_of_helpers_is_read_in_linear_time():
+    # Learner code is untrusted: 3,000 helpers each calling the next (the last synchronises)
+    # must still be read at once, and the chain counts as a synchronisation.
+    chain = "".join(f"def h{i}():\n    h{i + 1}()\n" for i in range(3000))
+    chain += "def h3000():\n    torch.cuda.synchronize()\n"
+    source = "import time, torch\n" + chain + (
+        "def bench(step):\n    for _ in range(3):\n        h0()\n        t = time.perf_counter()\n"
+        "        step()\n        h0()\n        d = time.perf_counter() - t\n")
+    loop = timed_loop(source)
+    assert loop is not None and not loop.unsynced_start and not loop.unsynced_stop
