@@ -16,7 +16,8 @@ STRINGS = {"pass": "pass", "fail": "fail", "error": "error", "skip": "skipped", 
            "measured_where": "Where this was measured", "cpu": "CPU", "bf16_native": "bfloat16 native",
            "bf16_emulated": "bfloat16 emulated", "threads": "threads", "batch": "batch", "col_width": "width",
            "col_precision": "precision", "col_min": "min", "col_median": "median", "col_max": "max",
-           "col_steps": "steps", "col_yours": "yours", "col_peak": "peak", "measured_note": "note", "depends_on": "Not run: {title}"}
+           "col_steps": "steps", "col_yours": "yours", "col_peak": "peak", "measured_note": "note",
+           "depends_on": "Not run: {title}"}
 TABLE = {"device": "cuda", "device_name": "NVIDIA H200", "cpu_model": "<img src=x onerror=alert(1)>",
          "cpu_capability": "AVX512", "cpu_flags": ["avx512f", "amx_bf16"], "bf16_native": True, "threads": 1,
          "torch": "2.13.0", "batch_size": 4096,
