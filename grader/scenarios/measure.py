@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import math
 import statistics
+import sys
+import time
 from time import perf_counter as clock  # bound at import: the grader's clock, not the learner's
 from types import ModuleType
 from typing import Any
@@ -37,6 +39,10 @@ LIMITS = {"cpu": {"width": 1024, "batch": 256, "widths": 4},
           "cuda": {"width": 8192, "batch": 4096, "widths": 4}}
 _synchronize = torch.cuda.synchronize  # the real ones, whatever the learner's code replaces
 _reset_peak = torch.cuda.reset_peak_memory_stats
+# The learner's clock reads that are traced (time.<name> while its function runs), and how many
+# events of each sort the trace keeps: a loop of thousands of steps fails the counts anyway.
+CLOCK_NAMES = ("perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time", "time_ns")
+EVENTS_CAP, CLOCKS_CAP = 4 * (STEPS + WARMUP) + 64, 4 * (STEPS + WARMUP) + 16
 
 
 def build_model(width: int) -> nn.Module:
@@ -73,13 +79,19 @@ class Probe:
     Every forward, optimizer step and synchronisation is also noted in order with the grader's
     clock (and, on CUDA, an event that times the GPU's work)."""
 
-    def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer, device: torch.device):
+    def __init__(self, model: nn.Module, optimizer: torch.optim.Optimizer, device: torch.device,
+                 learner_file: str | None = None):
         self.device = device
+        self.learner_file = learner_file
         self.forwards = 0
         self.backwards = 0
         self.steps = 0
         self.syncs = 0
         self.resets = 0
+        self.events = 0  # forwards, steps, syncs and resets noted
+        self.clock_reads = 0
+        self.overflow = False  # more events than EVENTS_CAP: the trace is incomplete
+        self.clocks_lost = False  # more clock reads than CLOCKS_CAP: clock reads are not used
         self.stale_gradients = 0  # backwards that added to the previous step's gradients
         self.steps_before_backward = 0  # optimizer steps with no backward since the last one
         self._backward_since_step = False
@@ -95,8 +107,16 @@ class Probe:
         self._watched.register_hook(self._backward)
 
     def _note(self, what: str) -> None:
-        if len(self.trace) >= 4 * (STEPS + WARMUP) + 64:
-            return  # a learner's loop of thousands of steps fails the counts; the trace stays small
+        if what == "clock":
+            self.clock_reads += 1
+            if self.clock_reads > CLOCKS_CAP:
+                self.clocks_lost = True
+                return
+        else:
+            self.events += 1
+            if self.events > EVENTS_CAP:
+                self.overflow = True
+                return
         event = None
         if self.device.type == "cuda" and what in ("forward", "step"):
             event = torch.cuda.Event(enable_timing=True)
@@ -130,7 +150,8 @@ class Probe:
 
     @contextlib.contextmanager
     def counting_syncs(self) -> Any:
-        """Wrap torch.cuda.synchronize and reset_peak_memory_stats while the learner's function runs."""
+        """Wrap torch.cuda.synchronize, reset_peak_memory_stats and the time module's clocks while
+        the learner's function runs (a clock imported by name before it is not seen)."""
 
         def synchronize(*args: Any, **kwargs: Any) -> Any:
             self.syncs += 1
@@ -144,13 +165,27 @@ class Probe:
             self._note("reset")
             return done
 
+        def reading(original: Any) -> Any:
+            def read() -> Any:
+                value = original()
+                # Only the learner's own reads: torch may read a clock inside a step too.
+                if self.learner_file is not None and sys._getframe(1).f_code.co_filename == self.learner_file:
+                    self._note("clock")
+                return value
+            return read
+
+        clocks = {name: getattr(time, name) for name in CLOCK_NAMES}
         torch.cuda.synchronize = synchronize
         torch.cuda.reset_peak_memory_stats = reset_peak_memory_stats
+        for name, original in clocks.items():
+            setattr(time, name, reading(original))
         try:
             yield
         finally:
             torch.cuda.synchronize = _synchronize
             torch.cuda.reset_peak_memory_stats = _reset_peak
+            for name, original in clocks.items():
+                setattr(time, name, original)
 
 
 def _number(value: Any) -> float | None:
@@ -159,26 +194,40 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
+def _sync_before(trace: list[tuple[str, float, Any]], start: int, end: int, *, last_clock: bool) -> bool:
+    """A synchronisation in trace[start:end] before the clock read there (the last one when
+    `last_clock`, else the first), or anywhere in it when no clock read was traced."""
+    reads = [k for k in range(start, end) if trace[k][0] == "clock"]
+    if reads:
+        end = reads[-1] if last_clock else reads[0]
+    return any(trace[k][0] == "sync" for k in range(start, end))
+
+
 def step_clock(trace: list[tuple[str, float, Any]], called: float, returned: float,
-               steps: int, on_cuda: bool) -> dict[str, Any] | None:
+               steps: int, on_cuda: bool, *, complete: bool = True,
+               clocks: bool = True) -> dict[str, Any] | None:
     """What the grader's clock saw of the learner's last `steps` training steps.
 
     For each step: `inner`, from its forward to the end of its optimizer step (on CUDA the GPU's
     time between those two events), which an honest timing of the step cannot undercut; `outer`,
     from the end of the step before (or the call) to the next forward (or the return), which an
     honest timing cannot exceed. On CUDA, also whether a synchronisation ran between the last
-    step's end and this forward (`synced_start`) and between this step's end and what follows
-    (`synced_stop`), and whether the memory peak was reset after the warm-up and before the
-    first timed forward (`reset_before_timing`). None when the forwards and steps do not pair
-    up (another check says so).
+    step's end and the clock read before this forward (`synced_start`) and between this step's
+    end and the clock read after it (`synced_stop`); without traced clock reads (or with
+    `clocks` False: too many to keep), between the steps. And whether the memory peak was
+    reset after the warm-up and before the first timed forward (`reset_before_timing`). None
+    when the forwards and steps do not pair up (another check says so) or the trace is not
+    `complete`.
     """
+    if not clocks:
+        trace = [mark for mark in trace if mark[0] != "clock"]
     marks = [(i, what) for i, (what, _, _) in enumerate(trace) if what in ("forward", "step")]
     pairs = []
     for (i, what), (j, then) in zip(marks, marks[1:], strict=False):
         if what == "forward" and then == "step":
             pairs.append((i, j))
     forwards = sum(1 for _, what in marks if what == "forward")
-    if len(pairs) < steps or forwards != len(pairs) or len(trace) >= 4 * (STEPS + WARMUP) + 64:
+    if len(pairs) < steps or forwards != len(pairs) or not complete:
         return None
     if on_cuda:
         _synchronize()
@@ -194,10 +243,10 @@ def step_clock(trace: list[tuple[str, float, Any]], called: float, returned: flo
         begin = trace[previous_end][1] if previous_end is not None else called
         end = trace[following][1] if following is not None else returned
         outer.append(end - begin)
-        before = trace[(previous_end + 1 if previous_end is not None else 0):i]
-        after = trace[j + 1:following if following is not None else len(trace)]
-        synced_start.append(any(what == "sync" for what, _, _ in before))
-        synced_stop.append(any(what == "sync" for what, _, _ in after))
+        synced_start.append(_sync_before(trace, previous_end + 1 if previous_end is not None else 0, i,
+                                         last_clock=True))
+        synced_stop.append(_sync_before(trace, j + 1, following if following is not None else len(trace),
+                                        last_clock=False))
     first = timed[0][0]
     last_warmup_end = pairs[len(pairs) - steps - 1][1] if len(pairs) > steps else -1
     reset = any(what == "reset" for what, _, _ in trace[last_warmup_end + 1:first])
@@ -208,13 +257,13 @@ def step_clock(trace: list[tuple[str, float, Any]], called: float, returned: flo
 
 
 def one_run(function: Any, width: int, batch: int, dtype: str | None,
-            device: torch.device) -> dict[str, Any]:
+            device: torch.device, learner_file: str | None = None) -> dict[str, Any]:
     torch.manual_seed(0)
     model = build_model(width).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
     inputs = torch.randn(batch, width, device=device)
     targets = torch.randint(0, CLASSES, (batch,), device=device)
-    probe = Probe(model, optimizer, device)
+    probe = Probe(model, optimizer, device, learner_file)
     amp_dtype = getattr(torch, dtype) if dtype else None
     run: dict[str, Any] = {"width": width, "dtype": dtype, "error": None, "returned": None,
                            "clock": None}
@@ -237,7 +286,8 @@ def one_run(function: Any, width: int, batch: int, dtype: str | None,
     else:
         run["returned_type"] = type(returned).__name__
     if run["error"] is None:
-        run["clock"] = step_clock(probe.trace, called, finished, STEPS, device.type == "cuda")
+        run["clock"] = step_clock(probe.trace, called, finished, STEPS, device.type == "cuda",
+                                  complete=not probe.overflow, clocks=not probe.clocks_lost)
     run.update(forwards=probe.forwards, backwards=probe.backwards, steps=probe.steps,
                stale_gradients=probe.stale_gradients,
                steps_before_backward=probe.steps_before_backward, syncs=probe.syncs,
@@ -320,7 +370,8 @@ def amp_speed(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
         return result
     for width in widths:
         for dtype in precisions(device):
-            run = one_run(function, width, batch, dtype, device)
+            run = one_run(function, width, batch, dtype, device,
+                          getattr(getattr(function, "__code__", None), "co_filename", None))
             result["runs"].append(run)
             if run["error"] is not None:
                 return result  # one error is enough to report; the rest would repeat it

@@ -39,3 +39,18 @@ def test_forwards_and_steps_that_do_not_pair_up_give_nothing() -> None:
                       called=0.0, returned=2.0, steps=2, on_cuda=False) is None
     assert step_clock(trace(("forward", 0.0), ("step", 1.0)), called=0.0, returned=2.0,
                       steps=2, on_cuda=False) is None
+
+
+def test_with_the_learners_clock_reads_the_synchronisation_must_come_before_them() -> None:
+    # Step 2 stops its clock before synchronising (the read at 4.05 comes before the sync at 4.1):
+    # on a GPU that times the queueing, not the work. Step 1 synchronises before each read.
+    marks = trace(("forward", 0.0), ("step", 1.0), ("sync", 1.1), ("clock", 1.2),
+                  ("forward", 1.5), ("step", 2.5), ("sync", 2.6), ("clock", 2.7), ("clock", 2.8),
+                  ("forward", 3.0), ("step", 4.0), ("clock", 4.05), ("sync", 4.1))
+    seen = step_clock(marks, called=0.0, returned=4.5, steps=2, on_cuda=False)
+    assert seen is not None
+    assert (seen["synced_start"], seen["synced_stop"]) == (2, 1)
+    # Without the clock reads (too many to keep), only the order of steps and syncs is read.
+    lost = step_clock(marks, called=0.0, returned=4.5, steps=2, on_cuda=False, clocks=False)
+    assert lost is not None and (lost["synced_start"], lost["synced_stop"]) == (2, 2)
+    assert step_clock(marks, called=0.0, returned=4.5, steps=2, on_cuda=False, complete=False) is None
