@@ -9,7 +9,7 @@ modules behind them may move.
 
 from __future__ import annotations
 
-from grader import figures
+from grader import figures, measurement
 from grader.amp import kit as amp
 from grader.learner import LearnerError
 from grader.scenarios.bigger import big_batch_reference, plain_reference
@@ -23,10 +23,11 @@ from grader.scenarios.loop import (
 )
 from grader.scenarios.probe import count, float_state, windows
 from grader.source_lines import call_line, def_line, return_line
-from grader.testing import Feedback, NotChecked, Text, check, localize
+from grader.testing import CannotVerifyHere, Feedback, NotChecked, Text, check, localize
 
 __all__ = [
-    "Feedback", "LearnerError", "NotChecked", "Text", "amp", "big_batch_reference", "call_line", "check", "count",
-    "def_line", "figures", "evaluation_reference", "float_state", "localize", "make_series", "optimizer_state",
-    "plain_reference", "resume_and_step", "return_line", "run_train_epoch", "trained_pair", "windows",
+    "CannotVerifyHere", "Feedback", "LearnerError", "NotChecked", "Text", "amp", "big_batch_reference",
+    "call_line", "check", "count", "def_line", "figures", "evaluation_reference", "float_state", "localize",
+    "make_series", "measurement", "optimizer_state", "plain_reference", "resume_and_step", "return_line",
+    "run_train_epoch", "trained_pair", "windows",
 ]

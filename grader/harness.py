@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from grader import figures, runner_fork
+from grader import figures, measurement, runner_fork
 from grader.learner import Learner, LearnerFatal
 from grader.learner_errors import SUBMISSION_NAME
 from grader.loader import Exercise, load_exercise
@@ -51,6 +51,7 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     runner_fork.prepare("torch")
     learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True)
     figures.take(lang)  # start empty: figures belong to one grading
+    measurement.take()  # likewise the measurement
     try:
         learner.start()
         try:
@@ -75,6 +76,7 @@ def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) 
     results.output = learner.output[: exercise.config.limits.output_kb * 1024 + 200]
     results.advice = [localize(item, lang) for item in learner.advice]
     results.figures = figures.take(lang)
+    results.measurement = measurement.take()
     results.duration_s = round(time.monotonic() - started, 3)
     return results
 

@@ -11,7 +11,7 @@ import pytest
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
 from grader.results import TestResult, settle
-from grader.testing import CheckInfo, Feedback, NotChecked, check_info, localize
+from grader.testing import CannotVerifyHere, CheckInfo, Feedback, NotChecked, check_info, localize
 
 
 class AuthoringError(Exception):
@@ -132,6 +132,7 @@ class GraderPlugin:
             # The subject of the check never happened: a skip that says why, in the learner's language.
             report.outcome = "skipped"
             report.longrepr = (str(item.path), 0, localize(call.excinfo.value.message, self._lang))
+            report.unverifiable = isinstance(call.excinfo.value, CannotVerifyHere)  # type: ignore[attr-defined]
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self._record(item, report, call)
         if self._learner.fatal is not None:
@@ -148,9 +149,11 @@ class GraderPlugin:
             result.status = "skip"
             longrepr = report.longrepr
             result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
+            result.unverifiable = getattr(report, "unverifiable", False) is True
         elif not report.passed:
             self._describe_failure(result, info, call.excinfo)
-        result.points, result.max_points = settle(result.status, info.points, info.given)
+        result.points, result.max_points = settle(result.status, info.points, info.given,
+                                                  unverifiable=result.unverifiable)
         self.results.append(result)
         self._by_slug.setdefault(info.slug, result)
 

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from grader.figures import validate_figures
+from grader.measurement import validate_measurement
 
 VERSION = 1
 Status = Literal["pass", "fail", "error"]
@@ -32,6 +33,8 @@ class TestResult:
     points: float = 0
     max_points: float = 1  # the points at stake (settle()): 0 for a given check that holds
     given: bool = False  # the untouched starter already passes this check (additive in v1)
+    # A skipped check this grader cannot verify (additive in v1): counts neither way (settle()).
+    unverifiable: bool = False
 
 
 @dataclass
@@ -51,28 +54,39 @@ class Results:
     version: int = VERSION
     # Optional, additive: charts for the feedback as numbers (grader/figures.py), never markup.
     figures: list[dict[str, Any]] = field(default_factory=list)
+    # Optional, additive: where a measuring exercise measured and what (grader/measurement.py).
+    measurement: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def settle(status: str, weight: float, given: bool) -> tuple[float, float]:
+def settle(status: str, weight: float, given: bool, *, unverifiable: bool = False) -> tuple[float, float]:
     """(points earned, points at stake) of one check: the scoring rule, in one place.
 
     A passing check earns its weight, except a given one (the starter already passed it),
     which earns nothing and puts nothing at stake. A check that did not pass (failed, errored
     or was not checked) earns nothing and puts its weight at stake, given or not. So the
     untouched starter scores 0, any check not passing keeps the score below 1, and making a
-    check pass never lowers the score (docs/exercises.md, "Scores").
+    check pass never lowers the score (docs/exercises.md, "Scores"). A skipped check that this
+    grader cannot verify (CannotVerifyHere) earns nothing and puts nothing at stake: it is
+    left out of the score, neither passed nor failed.
     """
+    if status == "skip" and unverifiable:
+        return 0.0, 0.0
     if status == "pass":
         return (0.0, 0.0) if given else (weight, weight)
     return 0.0, weight
 
 
 def score_of(tests: list[TestResult] | list[dict[str, Any]]) -> tuple[Status, float]:
-    """The verdict and score of settled checks: pass exactly when every check passed."""
+    """The verdict and score of settled checks: pass exactly when every check passed.
+
+    Checks this grader could not verify are left out (they were skipped and said why); a
+    document of nothing but those is not a pass.
+    """
     rows = [t if isinstance(t, dict) else asdict(t) for t in tests]
+    rows = [t for t in rows if not (t.get("unverifiable") is True and t["status"] == "skip")]
     at_stake = sum(float(t["max_points"]) for t in rows)
     earned = sum(float(t["points"]) for t in rows)
     solved = bool(rows) and all(t["status"] == "pass" for t in rows)
@@ -106,7 +120,9 @@ def rescore(doc: dict[str, Any]) -> dict[str, Any]:
         given = bool(test.get("given", stake == 0))
         weight = stake if stake > 0 else 1.0
         test["given"] = given
-        test["points"], test["max_points"] = settle(test.get("status", "fail"), weight, given)
+        test["unverifiable"] = test.get("unverifiable") is True and test.get("status") == "skip"
+        test["points"], test["max_points"] = settle(test.get("status", "fail"), weight, given,
+                                                    unverifiable=test["unverifiable"])
     doc["status"], doc["score"] = score_of(tests)
     return doc
 
@@ -174,6 +190,8 @@ def _validate_test(test: Any) -> dict[str, Any]:
     for key, default in (("points", 0), ("max_points", 1)):
         clean[key] = _bounded_number(test.get(key, default), f"tests[].{key}", 0, 1e6)
     clean["given"] = test.get("given") is True
+    # Only a skip can be unverifiable: a pass or a failure was verified.
+    clean["unverifiable"] = test.get("unverifiable") is True and clean["status"] == "skip"
     return clean
 
 
@@ -206,4 +224,9 @@ def validate_document(doc: Any) -> dict[str, Any]:
         doc[key] = _bounded_text(doc.get(key), key, 64)
     if "figures" in doc:
         doc["figures"] = validate_figures(doc["figures"])
+    if doc.get("measurement") is not None:
+        try:  # like a figure, a table that is not valid is dropped: it never costs a verdict
+            doc["measurement"] = validate_measurement(doc["measurement"])
+        except (ValueError, TypeError, AttributeError):
+            doc["measurement"] = None
     return doc

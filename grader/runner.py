@@ -27,7 +27,11 @@ def apply_limits(memory_mb: int, file_mb: int, processes: int, cpu_s: float | No
     stop it, outside docker (seen: an endless loop still burning a core 70 minutes later).
     """
     memory = memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    # CUDA reserves address space for the whole device at start-up (far past any RLIMIT_AS a
+    # learner gets), so a GPU host sets GRADER_MEMORY_RLIMIT=data: the cap then counts the
+    # memory a process writes to, not the addresses it reserves.
+    which = resource.RLIMIT_DATA if os.environ.get("GRADER_MEMORY_RLIMIT") == "data" else resource.RLIMIT_AS
+    resource.setrlimit(which, (memory, memory))
     if cpu_s is not None:
         used = resource.getrusage(resource.RUSAGE_SELF)
         ceiling = int(used.ru_utime + used.ru_stime + cpu_s) + 1

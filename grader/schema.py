@@ -36,12 +36,16 @@ class Limits(BaseModel):
 
 
 class EquivalentMutant(BaseModel):
-    """A mutant of the solution that is a correct solution too, so validate does not grade it."""
+    """A mutant of the solution that validate does not grade: a correct solution too, or (cuda_only)
+    a change in code that only a CUDA grader runs, which a CPU grader cannot verify."""
 
     model_config = ConfigDict(extra="forbid")
     line: int = Field(ge=1, description="the solution's line, as `grader validate` names it")
     change: str = Field(min_length=1, description="the change, exactly as `grader validate` names it")
     why: str = Field(min_length=10, description="why this is still right, for the next author")
+    cuda_only: bool = Field(default=False, description=(
+        "not right, but only visible on a GPU: its check says 'cannot be verified here' on a CPU "
+        "grader; scripts/gpu-check.sh grades these mutants on CUDA, where each must fail"))
 
 
 class ExerciseConfig(BaseModel):

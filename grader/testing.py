@@ -38,6 +38,14 @@ class NotChecked(Exception):
         self.message = message
 
 
+class CannotVerifyHere(NotChecked):
+    """Raised by a check this grader cannot verify (a CUDA-only behaviour on a CPU grader).
+
+    Recorded as skipped and `unverifiable`: it earns nothing and puts nothing at stake, so it
+    counts neither way; the message says so plainly. Never a pass: a wrong answer earns nothing.
+    """
+
+
 @dataclass(frozen=True)
 class CheckInfo:
     """What the results document says about a check besides its outcome.

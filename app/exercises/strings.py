@@ -44,4 +44,22 @@ def editor_strings() -> dict[str, str]:
         "restored": _("The code of your submission from {time} is in the editor. Submit it again or change it."),
         "depends_on": _("Not run: “{title}” has to pass first."),
         "solved": _("solved"),
+        "unverifiable": _("not verifiable here"),
+        # The measurement table (amp-measure-speed): the same texts as progress/_measurement.html.
+        "measured_where": _("Where this was measured"),
+        "cpu": _("CPU"),
+        "bf16_native": _("bfloat16 native"),
+        "bf16_emulated": _("bfloat16 emulated (no AVX-512 BF16 or AMX)"),
+        "threads": _("threads"),
+        "batch": _("batch"),
+        "col_width": _("width"),
+        "col_precision": _("precision"),
+        "col_min": _("grader: min ms"),
+        "col_median": _("median ms"),
+        "col_max": _("max ms"),
+        "col_steps": _("steps"),
+        "col_yours": _("yours: ms"),
+        "col_peak": _("peak MiB"),
+        "measured_note": _("The grader timed your train_step itself, float32 and autocast taking turns; "
+                           "your figure is the median you returned."),
     }

@@ -63,12 +63,14 @@ export function titledChecks(message, titles) {
 
 function testItem(test, strings, onLine, titles) {
   const status = ["pass", "fail", "error", "skip"].includes(test.status) ? test.status : "error";
-  const item = el("li", `test ${status}`);
+  // A skip the grader could not verify here (no GPU, say) counts neither way: say so, not "skipped".
+  const unverifiable = status === "skip" && test.unverifiable === true;
+  const item = el("li", `test ${status}${unverifiable ? " unverifiable" : ""}`);
   item.dataset.check = test.check || "";
   const head = el("div", "test-head");
   head.append(el("span", "test-title", test.title || test.name));
   if (Number.isInteger(test.line) && status !== "pass") head.append(lineButton(test.line, strings, onLine));
-  head.append(el("span", `badge ${status}`, strings[status]));
+  head.append(el("span", `badge ${status}`, unverifiable ? strings.unverifiable : strings[status]));
   item.append(head);
   const message = titledChecks(
     status === "skip" ? explainSkip(test.message, titles, strings) : test.message, titles);
@@ -79,6 +81,52 @@ function testItem(test, strings, onLine, titles) {
     item.append(hint);
   }
   return item;
+}
+
+// Three significant digits, trailing zeros dropped ("0.2", "1.09e+3"); anything else a dash.
+function ms(value) {
+  if (!Number.isFinite(value)) return "–";
+  const [digits, exponent] = value.toPrecision(3).split("e");
+  const short = digits.includes(".") ? digits.replace(/0+$/, "").replace(/\.$/, "") : digits;
+  return exponent ? `${short}e${exponent}` : short;
+}
+
+// Where a measuring exercise measured, and the spread of the grader's own timings. The grader
+// bounds every value (grader/measurement.py); here numbers are checked again and texts go
+// through textContent.
+export function measurementTable(m, strings) {
+  if (!m || typeof m !== "object" || !Array.isArray(m.rows) || !m.rows.length) return null;
+  const cuda = m.device === "cuda";
+  const box = el("section", "measurement");
+  box.dataset.measurement = "";
+  box.append(el("h4", null, strings.measured_where));
+  const flags = Array.isArray(m.cpu_flags) ? m.cpu_flags.slice(0, 8).map(String) : [];
+  const cpu = `${strings.cpu}: ${m.cpu_model} (${[m.cpu_capability, ...flags].join(", ")})`;
+  const bf16 = m.bf16_native ? strings.bf16_native : strings.bf16_emulated;
+  const parts = cuda ? [`${m.device_name}${m.bf16_native ? `, ${strings.bf16_native}` : ""}`, cpu]
+    : [`${cpu}, ${bf16}`];
+  parts.push(`${strings.threads} ${m.threads}`, `torch ${m.torch}`, `${strings.batch} ${m.batch_size}`);
+  box.append(el("p", "meta measurement-machine", parts.join("; ")));
+  const table = el("table", "measurement-data");
+  const head = el("tr");
+  const columns = ["col_width", "col_precision", "col_min", "col_median", "col_max", "col_steps", "col_yours"];
+  if (cuda) columns.push("col_peak");
+  for (const key of columns) head.append(el("th", null, strings[key]));
+  const body = el("tbody");
+  for (const row of m.rows.slice(0, 16)) {
+    if (!row || typeof row !== "object") continue;
+    const cells = [row.width, row.precision, ms(row.min_ms), ms(row.median_ms), ms(row.max_ms), row.repeats,
+      ms(row.learner_ms)];
+    if (cuda) cells.push(ms(row.peak_mb));
+    const tr = el("tr");
+    for (const cell of cells) tr.append(el("td", null, cell));
+    body.append(tr);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead, body);
+  box.append(table, el("p", "meta", strings.measured_note));
+  return box;
 }
 
 // Returns the learner's lines that failing checks or the error point at.
@@ -102,6 +150,8 @@ export function showResult(container, result, strings, onLine) {
     container.append(list);
   }
   showFigures(container, result.figures);
+  const measured = measurementTable(result.measurement, strings);
+  if (measured) container.append(measured);
   if (Array.isArray(result.advice) && result.advice.length) {
     container.append(el("h3", null, strings.advice));
     const list = el("ul", "advice");

@@ -1,15 +1,26 @@
 """Checks for amp-measure-speed: a fair timing of FP32 against autocast, and the learner's chart.
 
 The starter already passes the checks with given=True (sizes, return shape, CPU memory): they must
-pass, but only the timing itself earns points, so the untouched starter scores 0.
+pass, but only the timing itself earns points, so the untouched starter scores 0. The learner's
+figures are compared with the grader's clock during the same steps; the charts and the table show
+the grader's own timing of the learner's train_step (float32 and autocast interleaved, repeated).
 """
 
 import ast
+import statistics
 
 import pytest
 
 from grader.amp.clock import timed_loop
-from grader.author import Feedback, check, figures
+from grader.author import CannotVerifyHere, Feedback, check, figures, measurement
+
+# The learner's median must lie within the grader's clock of the same steps: at least the median
+# time from each step's forward to the end of its optimizer step (the work an honest clock
+# contains), at most the median time from the previous step's end to the next step's forward (all
+# an honest clock can contain), each widened by this factor and the upper one by CLOCK_SLACK_S.
+# An honest median lies inside without the widening; it leaves room for a mean instead of a
+# median on a noisy shared CPU, and still fails invented, constant or rescaled (x0.01) figures.
+CLOCK_FACTOR, CLOCK_SLACK_S = 1.5, 1e-4
 
 LABELS = {None: {"en": "float32", "ja": "float32"},
           "bfloat16": {"en": "bfloat16 autocast", "ja": "bfloat16 の autocast"},
@@ -22,7 +33,52 @@ def measured(learner):
     result = learner.scenario("measure.amp_speed")
     for figure in charts(result):
         figures.add(figure)
+    table = measurement_table(result)
+    if table is not None:
+        measurement.add(table)
     return result
+
+
+def _positive(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def own_series(result):
+    """{dtype: {width: [seconds, ...]}} of the grader's own timing of train_step (runs that finished)."""
+    found = {}
+    for timing in result.get("own", []):
+        if timing["error"] is not None:
+            break
+        for dtype, seconds in timing["seconds"].items():
+            if seconds and all(_positive(s) for s in seconds):
+                found.setdefault(None if dtype == "None" else dtype, {})[timing["width"]] = seconds
+    return found
+
+
+def measurement_table(result):
+    """Where it was measured, and per width and precision the grader's min / median / max."""
+    own = own_series(result)
+    if not own:
+        return None
+    learner_seconds = {(r["width"], r["dtype"]): r["returned"]["seconds"] for r in good_runs(result)}
+    peaks = {(t["width"], None if d == "None" else d): mb for t in result.get("own", [])
+             for d, mb in t.get("peak_mb", {}).items()}
+    rows = []
+    for dtype, widths in own.items():
+        for width, seconds in sorted(widths.items()):
+            learner_s = learner_seconds.get((width, dtype))
+            rows.append({"width": width, "precision": dtype or "float32", "repeats": len(seconds),
+                         "min_ms": min(seconds) * 1000, "median_ms": statistics.median(seconds) * 1000,
+                         "max_ms": max(seconds) * 1000,
+                         "learner_ms": learner_s * 1000 if learner_s is not None else None,
+                         "peak_mb": peaks.get((width, dtype))})
+    machine = measurement.cpu_description()
+    bf16 = ("bfloat16" in own) if result["device"] == "cuda" else machine["cpu_bf16_native"]
+    return {"device": result["device"], "device_name": result["device_name"],
+            "cpu_model": machine["cpu_model"], "cpu_capability": machine["cpu_capability"],
+            "cpu_flags": machine["cpu_flags"], "bf16_native": bf16, "threads": result["threads"],
+            "torch": machine["torch"], "batch_size": result["batch_size"],
+            "rows": rows[:16]}
 
 
 def good_runs(result):
@@ -31,17 +87,35 @@ def good_runs(result):
 
 
 def charts(result):
-    """Milliseconds per step by width, autocast's speed-up, and (CUDA) peak memory."""
-    runs = good_runs(result)
-    if not runs:
-        return []
-    where = {"en": f"{result['device_name']}, batch {result['batch_size']}, median of "
-                   f"{result['steps']} steps after {result['warmup']} warm-up steps",
-             "ja": f"{result['device_name']}、バッチサイズ {result['batch_size']}、ウォームアップ "
-                   f"{result['warmup']} ステップの後の {result['steps']} ステップの中央値"}
-    by_dtype = {}
-    for run in runs:
-        by_dtype.setdefault(run["dtype"], {})[run["width"]] = run["returned"]
+    """Milliseconds per step by width, autocast's speed-up, and (CUDA) peak memory.
+
+    Times are the grader's own medians of the learner's train_step (the table under the charts
+    gives min and max and the machine); without them, the learner's own figures.
+    """
+    own = own_series(result)
+    machine = f"{result['device_name']}, {result['threads']} thread(s)"
+    machine_ja = f"{result['device_name']}、スレッド {result['threads']}"
+    if own:
+        peaks = {(t["width"], None if d == "None" else d): mb for t in result.get("own", [])
+                 for d, mb in t.get("peak_mb", {}).items()}
+        by_dtype = {dtype: {w: {"seconds": statistics.median(s), "peak_mb": peaks.get((w, dtype))}
+                            for w, s in widths.items()} for dtype, widths in own.items()}
+        where = {"en": f"{machine}, batch {result['batch_size']}: the grader timed your train_step, "
+                       f"float32 and autocast taking turns, median of 3 to 9 steps each (the table "
+                       f"below gives the spread)",
+                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。採点環境があなたの train_step を"
+                       f"float32 と autocast で交互に 3〜9 ステップずつ計測した中央値です（ばらつきは下の表）"}
+    else:
+        runs = good_runs(result)
+        if not runs:
+            return []
+        where = {"en": f"{machine}, batch {result['batch_size']}: your figures, median of "
+                       f"{result['steps']} steps after {result['warmup']} warm-up steps",
+                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。あなたの計測値で、ウォームアップ "
+                       f"{result['warmup']} ステップの後の {result['steps']} ステップの中央値です"}
+        by_dtype = {}
+        for run in runs:
+            by_dtype.setdefault(run["dtype"], {})[run["width"]] = run["returned"]
     time_series = [{"name": LABELS[dtype], "points": [[w, got["seconds"] * 1000]
                                                       for w, got in sorted(points.items())]}
                    for dtype, points in by_dtype.items()]
@@ -200,6 +274,67 @@ def test_memory_honest(measured, learner):
                            line=learner.line_of("time_steps"))
 
 
+@check("figures-match-clock",
+       title={"en": "Your figures agree with the grader's clock",
+              "ja": "あなたの計測値が採点環境の時計と一致する"},
+       hint={"en": "Return the median of the per-step times you measured with time.perf_counter(), "
+                   "in seconds, as they came out: no scaling, no rounding to a fixed number.",
+             "ja": "time.perf_counter() で測ったステップごとの時間の中央値を、秒のまま返しましょう。"
+                   "倍率をかけたり決まった数にしたりしてはいけません。"},
+       depends=["warmup-then-steps"])
+def test_figures_match_clock(measured, learner):
+    for run in measured["runs"]:
+        seen, clock = run["returned"]["seconds"], run["clock"]
+        if clock is None:
+            raise Feedback({"en": f"The grader could not pair each forward pass with an optimizer step "
+                                  f"(width {run['width']}, {LABELS[run['dtype']]['en']}), so it cannot "
+                                  f"compare your figure with its clock.",
+                            "ja": f"順伝播とオプティマイザのステップを 1 対 1 に対応づけられなかったため"
+                                  f"（幅 {run['width']}、{LABELS[run['dtype']]['ja']}）、あなたの計測値を"
+                                  f"採点環境の時計と比べられません。"},
+                           line=learner.line_of("time_steps"))
+        low = clock["inner_median"] / CLOCK_FACTOR
+        high = clock["outer_median"] * CLOCK_FACTOR + CLOCK_SLACK_S
+        if not low <= seen <= high:
+            ms = {"seen": f"{seen * 1000:.4g}", "inner": f"{clock['inner_median'] * 1000:.4g}",
+                  "outer": f"{clock['outer_median'] * 1000:.4g}", "low": f"{low * 1000:.4g}",
+                  "high": f"{high * 1000:.4g}"}
+            which = "shorter" if seen < low else "longer"
+            which_ja = "短すぎ" if seen < low else "長すぎ"
+            raise Feedback({"en": f"Width {run['width']}, {LABELS[run['dtype']]['en']}: you returned "
+                                  f"{ms['seen']} ms per step, but the grader's clock saw your timed steps "
+                                  f"take {ms['inner']} ms of training (median) and {ms['outer']} ms "
+                                  f"between one step and the next: your figure is {which} than the median "
+                                  f"of any honest timing of them (accepted: {ms['low']} to {ms['high']} ms).",
+                            "ja": f"幅 {run['width']}、{LABELS[run['dtype']]['ja']}：あなたの値は 1 ステップ "
+                                  f"{ms['seen']} ms ですが、採点環境の時計では計測したステップの学習が "
+                                  f"{ms['inner']} ms（中央値）、ステップから次のステップまでが {ms['outer']} ms "
+                                  f"でした。正直に測った時間の中央値としては{which_ja}ます（許容範囲は {ms['low']}〜"
+                                  f"{ms['high']} ms）。"},
+                           line=learner.line_of("time_steps"))
+
+
+def static_reading(source):
+    """What reading the code says about the CUDA calls, for a CPU grader's note ({} if nothing)."""
+    needed = ("torch.cuda.synchronize", "torch.cuda.reset_peak_memory_stats",
+              "torch.cuda.max_memory_allocated")
+    missing = [name for name in needed if name not in calls_in(source, *needed)]
+    if missing:
+        return {"en": f" Reading your code: it never calls {', '.join(missing)}.",
+                "ja": f" コードを読むと、{', '.join(missing)} を呼んでいません。"}
+    loop = timed_loop(source)
+    if loop is None:
+        return {"en": " Reading your code: no loop reads time.perf_counter() before and after each step.",
+                "ja": " コードを読むと、各ステップの前後で time.perf_counter() を読むループが見つかりません。"}
+    if loop.unsynced_start or loop.unsynced_stop:
+        return {"en": f" Reading your code: in the timed loop (line {loop.line}) torch.cuda.synchronize() "
+                      f"does not come before the clock {'starts' if loop.unsynced_start else 'stops'}.",
+                "ja": f" コードを読むと、計測のループ（{loop.line} 行目）で時計を"
+                      f"{'動かす' if loop.unsynced_start else '止める'}前に torch.cuda.synchronize() を"
+                      f"呼んでいません。"}
+    return {}
+
+
 @check("cuda-synchronize",
        title={"en": "On CUDA the clock waits for the GPU, and the memory peak is reset first",
               "ja": "CUDA では時計が GPU を待ち、メモリのピークを先にリセットする"},
@@ -209,44 +344,42 @@ def test_memory_honest(measured, learner):
                    "計測するステップの前に torch.cuda.reset_peak_memory_stats() を呼びましょう。"},
        depends=["returns-seconds"])
 def test_cuda_synchronize(measured, learner):
-    needed = ("torch.cuda.synchronize", "torch.cuda.reset_peak_memory_stats",
-              "torch.cuda.max_memory_allocated")
-    missing = [name for name in needed if name not in calls_in(learner.source, *needed)]
-    if missing:
-        raise Feedback({"en": f"Your code never calls {', '.join(missing)}. A CPU grader cannot run the "
-                              f"CUDA path, so it reads your code; on a GPU it would time the wrong thing.",
-                        "ja": f"{', '.join(missing)} を呼んでいません。CPU の採点環境では CUDA の経路を実行"
-                              f"できないのでコードを読んで確かめます。GPU では誤ったものを計測してしまいます。"},
-                       line=learner.line_of("time_steps"))
-    loop = timed_loop(learner.source)
-    if loop is None:
-        raise Feedback({"en": "No loop reads time.perf_counter() before and after each timed step, so "
-                              "the grader cannot tell where the clock starts and stops.",
-                        "ja": "計測するステップごとに前後で time.perf_counter() を読むループが見つからないため、"
-                              "時計をどこで動かしどこで止めているか確かめられません。"},
-                       line=learner.line_of("time_steps"))
-    if loop.unsynced_start:
-        raise Feedback({"en": "In the timed loop, torch.cuda.synchronize() does not come before the clock "
-                              "starts, so on a GPU the step would be timed while earlier work still runs.",
-                        "ja": "計測のループで、時計を動かす前に torch.cuda.synchronize() を呼んでいません。"
-                              "GPU では前の処理がまだ動いている間に計測が始まってしまいます。"},
-                       line=loop.start_line)
-    if loop.unsynced_stop:
-        raise Feedback({"en": "In the timed loop, torch.cuda.synchronize() does not come between the step and "
-                              "the clock stopping, so on a GPU you would time how long it takes to queue "
-                              "the work, not to do it.",
-                        "ja": "計測のループで、ステップの後、時計を止める前に torch.cuda.synchronize() を"
-                              "呼んでいません。GPU では処理の時間ではなく、処理を予約する時間を測ってしまいます。"},
-                       line=loop.stop_line)
-    if measured["device"] == "cuda":
-        for run in measured["runs"]:
-            if run["syncs"] < 2 * measured["steps"]:
-                raise Feedback({"en": f"torch.cuda.synchronize() ran {run['syncs']} times for "
-                                      f"{measured['steps']} timed steps: call it before starting and "
-                                      f"before stopping the clock of every step.",
-                                "ja": f"計測する {measured['steps']} ステップに対して torch.cuda.synchronize() は "
-                                      f"{run['syncs']} 回でした。各ステップで時計を動かす前と止める前に呼びましょう。"},
-                               line=learner.line_of("time_steps"))
+    if measured["device"] != "cuda":
+        note = static_reading(learner.source)
+        raise CannotVerifyHere({
+            "en": "This grader has no GPU, so it cannot run your CUDA branch and cannot verify this "
+                  "check here: it counts neither for nor against you. A GPU grader traces each "
+                  "torch.cuda.synchronize() in your timed loop." + note.get("en", ""),
+            "ja": "この採点環境には GPU がないため、CUDA の経路を実行できず、このチェックはここでは確かめられ"
+                  "ません。得点にも減点にもなりません。GPU の採点環境では、計測のループの中の "
+                  "torch.cuda.synchronize() を実行時に追跡します。" + note.get("ja", "")})
+    steps = measured["steps"]
+    for run in measured["runs"]:
+        clock = run["clock"]
+        if clock is None:
+            continue  # figures-match-clock says why
+        if clock["synced_start"] < steps or clock["synced_stop"] < steps:
+            start_ok = clock["synced_start"] >= steps
+            raise Feedback({"en": f"torch.cuda.synchronize() ran between one step and the next clock start "
+                                  f"in {clock['synced_start']} of {steps} timed steps, and between a step "
+                                  f"and its clock stop in {clock['synced_stop']}: "
+                                  + ("call it before starting the clock of every step."
+                                     if not start_ok else
+                                     "call it after each step, before stopping the clock, or you time "
+                                     "how long it takes to queue the work, not to do it."),
+                            "ja": f"計測した {steps} ステップのうち、時計を動かす前に torch.cuda.synchronize() "
+                                  f"が実行されたのは {clock['synced_start']} 回、ステップの後で時計を止める前は "
+                                  f"{clock['synced_stop']} 回でした。"
+                                  + ("各ステップで時計を動かす前に呼びましょう。" if not start_ok else
+                                     "各ステップの後、時計を止める前に呼びましょう。そうしないと処理の時間"
+                                     "ではなく、処理を予約する時間を測ってしまいます。")},
+                           line=learner.line_of("time_steps"))
+        if not clock["reset_before_timing"]:
+            raise Feedback({"en": "torch.cuda.reset_peak_memory_stats() did not run between the warm-up and "
+                                  "the first timed step, so the peak includes what ran before.",
+                            "ja": "ウォームアップと最初の計測ステップの間で torch.cuda.reset_peak_memory_stats() "
+                                  "が実行されていないため、ピークにそれ以前の処理が含まれます。"},
+                           line=learner.line_of("time_steps"))
 
 
 @check("each-step-trains",
