@@ -134,8 +134,8 @@ def charts(result):
                     "x_label": {"en": "hidden width", "ja": "隠れ層の幅"},
                     "y_label": {"en": "float32 time ÷ autocast time", "ja": "float32 の時間 ÷ autocast の時間"},
                     "x_scale": "log",
-                    "note": {"en": "Above 1: autocast is faster. Below 1: the casts cost more than they save.",
-                             "ja": "1 より上なら autocast のほうが速く、1 より下ならキャストの手間が節約分を上回っています。"},
+                    "note": {"en": "Above 1: autocast is faster. Below 1: it is slower: its casts, or 16-bit matrix products the CPU has no instructions for.",
+                             "ja": "1 より上なら autocast のほうが速く、1 より下なら遅くなっています（キャストの手間か、CPU に専用命令のない 16 ビットの行列積が原因です）。"},
                     "series": [s for s in speedups if s["points"]]})
     memory = [{"name": LABELS[dtype], "points": [[w, got["peak_mb"]] for w, got in sorted(points.items())
                                                  if got["peak_mb"] is not None]}
