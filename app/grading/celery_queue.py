@@ -94,6 +94,13 @@ class CeleryQueue:
         exercise = self.app.extensions["exercise_catalog"].get(sub.exercise_id) if sub else None
         self.publish(queue_kind(self.app, exercise), submission_id)
 
+    def wake(self, kind: str | None) -> None:
+        """A grading of this queue ended: publish the tokens its claimable jobs lack (maintenance.top_up)."""
+        from app.grading.maintenance import top_up
+
+        for name in (kind,) if kind else QUEUES:
+            top_up(self.app, self, name)
+
     def publish_run(self, run_id: str = "") -> None:
         self.celery.send_task(RUN_TASK, args=[run_id], queue=RUN_QUEUE, retry=True,
                               retry_policy=PUBLISH_RETRY)
