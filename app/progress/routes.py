@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import uuid
 from typing import Any
 
 from flask import abort, render_template, request
@@ -109,15 +111,41 @@ def history(exercise_id: str) -> Response:
 @bp.get("/submissions/<submission_id>/code")
 def submission_code(submission_id: str) -> Response:
     """One submission's feedback, code and diff with the one before, as a fragment the
-    history page fetches when an entry is opened; the same owner check as the submission page."""
+    history page fetches when an entry is opened; the same owner check as the submission page.
+
+    A graded submission never changes, nor does the one before it: the fragment carries an
+    ETag, and a browser opening the entry again gets 304 without a render (the access check
+    still runs first).
+    """
     found = readable_submission(submission_id)
     previous = previous_of(found)
     own = found.learner == learner_key()
     exercise = exercise_catalog().get(found.exercise_id)
-    return _private(render_template(
+    restorable = own and exercise is not None and exercise.kind.accepts_code
+    if found.status != "done":
+        return _private(_entry_body(found, previous, restorable))
+    tag = hashlib.sha256("\n".join((
+        _RENDERER, found.id, previous.id if previous else "", current_lang(), str(restorable),
+    )).encode("utf-8")).hexdigest()[:32]
+    if tag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = Response(_entry_body(found, previous, restorable), mimetype="text/html")
+    response.set_etag(tag)
+    # Kept by this browser only, and asked again each time (never shown stale, never shared).
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# In every fragment's ETag: a restart (a deploy: other templates, other translations) makes
+# each browser fetch a fragment once more.
+_RENDERER = uuid.uuid4().hex
+
+
+def _entry_body(found: Submission, previous: Submission | None, restorable: bool) -> str:
+    return render_template(
         "progress/_entry_body.html", sub=found, previous=previous,
-        diff=submission_diff(previous, found) if previous else None,
-        restorable=own and exercise is not None and exercise.kind.accepts_code))
+        diff=submission_diff(previous, found) if previous else None, restorable=restorable)
 
 
 @bp.get("/submissions/<submission_id>")
