@@ -8,7 +8,7 @@ from typing import Any
 import click
 from flask import Flask
 
-from app import assets, config, content, crossorigin, errors, i18n, ratelimits, security
+from app import assets, config, content, crossorigin, errors, i18n, ratelimits, security, sqlite_wal
 from app.accounts import login
 from app.extensions import db, migrate
 from app.grading import queue
@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.fix_engine_options(app.config)
 
     db.init_app(app)
+    sqlite_wal.init_app(app)  # SQLite: readers never wait for a writer (one host's processes share it)
     migrate.init_app(app, db, directory=str(config.REPO_ROOT / "migrations"))
     i18n.init_app(app)
     security.init_app(app)

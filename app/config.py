@@ -96,6 +96,13 @@ def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "GRADING_MAX_PENDING_PER_LEARNER": int(env.get("GRADING_MAX_PENDING_PER_LEARNER") or 2),
         # The same for all anonymous sessions of one client address together (cookies are free).
         "GRADING_MAX_PENDING_PER_ANON_ADDRESS": int(env.get("GRADING_MAX_PENDING_PER_ANON_ADDRESS") or 10),
+        # Gradings one fairness key (an account, or all anonymous sessions of one address) may
+        # have running at once, checked where a job is claimed. 0: one less than the grading
+        # threads (GRADER_WORKERS - 1, at least 1), so a flood of endless submissions always
+        # leaves a thread for everyone else. With Celery, set it on every worker below the
+        # total concurrency of the queue's workers (docs/scaling.md, "Running cap").
+        "GRADING_MAX_RUNNING_PER_KEY": _count(env.get("GRADING_MAX_RUNNING_PER_KEY"),
+                                              "GRADING_MAX_RUNNING_PER_KEY"),
         # A running job whose heartbeat is older than this lost its worker and is graded again.
         "GRADING_HEARTBEAT_S": float(env.get("GRADING_HEARTBEAT_S") or 5),
         "GRADING_STALE_AFTER_S": float(env.get("GRADING_STALE_AFTER_S") or 60),

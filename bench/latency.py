@@ -104,6 +104,8 @@ def serve(sandbox: str, workers: int | None, port: int):
         # Every simulated learner is an anonymous session of 127.0.0.1: without this they would
         # share one address's 10 pending gradings, and a slower sandbox would get 429s.
         "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 10000,
+        # ... and one fairness key, whose running cap would grade them one at a time.
+        "GRADING_MAX_RUNNING_PER_KEY": 10000,
     })
     with app.app_context():
         db.create_all()

@@ -15,6 +15,8 @@ app/progress/bounds.py, and exits 1 when a page is over.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import sys
 import tempfile
@@ -109,6 +111,8 @@ def timed(client, url: str) -> tuple[float, float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=5, help="views per page (the median is shown)")
+    parser.add_argument("--profile", metavar="PAGE", help="print where one view of PAGE spends its time "
+                        "(cProfile, the 25 costliest functions by their own time) and stop")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
@@ -126,6 +130,13 @@ def main() -> int:
             "api-history": (coder, f"/api/exercises/{EXERCISE}/history"),
             "quiz": (quizzer, f"/quizzes/{QUIZ}"),
         }
+        if args.profile:
+            client, url = pages[args.profile]
+            client.get(url)  # the first view's one-time costs (templates compiled) apart
+            profiler = cProfile.Profile()
+            profiler.runcall(client.get, url)
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+            return 0
         over = 0
         print(f"{'page':<16}{'bytes':>12}{'bound':>12}{'first cpu':>11}{'wall med':>10}"
               f"{'cpu med':>9}{'cpu bound':>10}")

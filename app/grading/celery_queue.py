@@ -8,7 +8,6 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from celery import Celery
-from sqlalchemy import event
 
 from app.extensions import db
 from app.grading.routing import QUEUES, queue_kind
@@ -60,30 +59,12 @@ def make_celery(config: dict[str, Any]) -> Celery:
     return celery
 
 
-def _sqlite_wal(app: Flask) -> None:
-    """SQLite shared by the web process and workers on one host: WAL, so readers never block writers.
-
-    (Several hosts need PostgreSQL; SQLite is for trying Celery grading on one machine.)
-    """
-    if not str(app.config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("sqlite"):
-        return
-
-    def wal(dbapi_connection: Any, _: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.close()
-
-    with app.app_context():
-        event.listen(db.engine, "connect", wal)
-
-
 class CeleryQueue:
     """Publishes grading tokens to Redis; `celery -A app.grading.celery_app worker` grades them."""
 
     def __init__(self, app: Flask):
         self.app = app
         self.celery = make_celery(app.config)
-        _sqlite_wal(app)
 
     def publish(self, kind: str, submission_id: str = "") -> None:
         self.celery.send_task(TASK, args=[submission_id, kind], queue=kind, retry=True,
@@ -93,6 +74,13 @@ class CeleryQueue:
         sub = db.session.get(Submission, submission_id)
         exercise = self.app.extensions["exercise_catalog"].get(sub.exercise_id) if sub else None
         self.publish(queue_kind(self.app, exercise), submission_id)
+
+    def wake(self, kind: str | None) -> None:
+        """A grading of this queue ended: publish the tokens its claimable jobs lack (maintenance.top_up)."""
+        from app.grading.maintenance import top_up
+
+        for name in (kind,) if kind else QUEUES:
+            top_up(self.app, self, name)
 
     def publish_run(self, run_id: str = "") -> None:
         self.celery.send_task(RUN_TASK, args=[run_id], queue=RUN_QUEUE, retry=True,

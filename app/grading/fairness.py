@@ -48,12 +48,8 @@ def _stamp(moment: datetime | None) -> float:
     return moment.timestamp()
 
 
-def fair_ids(model: Any, queued: Sequence[Any]) -> list[str]:
-    """The ids of `queued` rows (id, learner, anon_address, created_at) in the fair order.
-
-    Reads the running counts and last finish times of the keys involved (two grouped queries
-    per kind of key), then ends the read transaction: SQLite cannot turn it into a claim's write.
-    """
+def _key_stats(model: Any, queued: Sequence[Any]) -> tuple[dict[str, float], dict[str, int]]:
+    """Last finish time and running count of every key of `queued` (two grouped queries per kind of key)."""
     learners = sorted({row.learner for row in queued if row.learner})
     addresses = sorted({row.anon_address for row in queued if row.anon_address})
     finished: dict[str, float] = {}
@@ -73,6 +69,34 @@ def fair_ids(model: Any, queued: Sequence[Any]) -> list[str]:
         ).all():
             running[f"{kind}:{value}"] = int(count)
     db.session.commit()
+    return finished, running
+
+
+def claimable(model: Any, queued: Sequence[Any], cap: int) -> int:
+    """How many of the `queued` rows could be claimed now: per key, its queued jobs up to its free slots."""
+    if not queued:
+        return 0
+    _, running = _key_stats(model, queued)
+    waiting: dict[str, int] = {}
+    for row in queued:
+        key = fairness_key(row.learner, row.anon_address)
+        waiting[key] = waiting.get(key, 0) + 1
+    return sum(min(count, max(0, cap - running.get(key, 0))) for key, count in waiting.items())
+
+
+def fair_ids(model: Any, queued: Sequence[Any], cap: int = 0) -> list[str]:
+    """The ids of `queued` rows (id, learner, anon_address, created_at) in the fair order.
+
+    With a `cap`, jobs of keys that have `cap` jobs running already are left out: no claim
+    could take them now (app.grading.running_cap). Reads the running counts and last finish
+    times of the keys involved, then ends the read transaction: SQLite cannot turn it into a
+    claim's write.
+    """
+    finished, running = _key_stats(model, queued)
+    if cap > 0:
+        queued = [row for row in queued if running.get(fairness_key(row.learner, row.anon_address), 0) < cap]
+        if not queued:
+            return []
 
     oldest: dict[str, float] = {}
     for row in queued:

@@ -12,7 +12,7 @@ from app.extensions import db
 from app.grading import runs
 from app.grading.admission import forget_held
 from app.grading.lost import reclaim_stale
-from app.grading.routing import QUEUES, queue_kind
+from app.grading.routing import QUEUES
 from app.models import Submission
 from grader.api import remove_orphan_sandboxes
 
@@ -24,15 +24,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def queued_by_kind(app: Flask) -> dict[str, int]:
-    counts = dict.fromkeys(QUEUES, 0)
-    catalog = app.extensions["exercise_catalog"]
+def claimable_by_kind(app: Flask) -> dict[str, int]:
+    """Queued jobs a free worker could claim now, per queue: jobs of keys at their running cap wait
+    for one of their key's gradings to end (which publishes their token, top_up), not for a sweep."""
+    from app.grading.worker import claimable_jobs
+
     with app.app_context():
-        for exercise_id in db.session.scalars(
-            select(Submission.exercise_id).where(Submission.status == "queued")
-        ):
-            counts[queue_kind(app, catalog.get(exercise_id))] += 1
-    return counts
+        return {kind: claimable_jobs(app, kind) for kind in QUEUES}
 
 
 def unspent(app: Flask, reserved: list[str]) -> int:
@@ -68,16 +66,30 @@ def sweep(app: Flask, queue: CeleryQueue) -> int | None:
         # An admission takes milliseconds; a minute leaves room for a request that stalled.
         if forgotten := forget_held(60):
             log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
-    published = 0
-    for kind, queued in queued_by_kind(app).items():
-        missing = queued - queue.backlog(kind) - unspent(app, queue.reserved(kind))
-        for _ in range(max(0, missing)):
-            queue.publish(kind)
-            published += 1
+    published = sum(top_up(app, queue, kind, claimable) for kind, claimable in claimable_by_kind(app).items())
     published += runs.sweep(app, queue)
     if published:
         log.warning("re-published %d grading token(s) for queued jobs", published)
     return published
+
+
+def top_up(app: Flask, queue: CeleryQueue, kind: str, claimable: int | None = None) -> int:
+    """Publish the tokens this queue lacks for the jobs a worker could claim now; returns how many.
+
+    Called by the sweep, and by a worker whose grading just ended (CeleryQueue.wake): its key
+    may run another job now, and that job's token may have been spent while the key was at its
+    cap. Tokens in Redis and delivered tokens that never claimed a job are counted, so this
+    publishes only what is missing.
+    """
+    if claimable is None:
+        from app.grading.worker import claimable_jobs
+
+        with app.app_context():
+            claimable = claimable_jobs(app, kind)
+    missing = claimable - queue.backlog(kind) - unspent(app, queue.reserved(kind)) if claimable else 0
+    for _ in range(max(0, missing)):
+        queue.publish(kind)
+    return max(0, missing)
 
 
 def start(app: Flask, queue: CeleryQueue) -> threading.Thread:

@@ -63,6 +63,23 @@ class InProcessQueue:
         future = self._pool.submit(grade_next, self.app, None)
         future.add_done_callback(_log_crash)
 
+    def wake(self, kind: str | None) -> None:
+        """A grading ended (in a pool thread, in its app context): one more token if a job may run now.
+
+        A token that came while every waiting job's key was at its running cap found nothing;
+        the job that ending frees must not wait for the next submission while a thread idles.
+        A surplus token costs one look at the queue.
+        """
+        from app.grading.worker import claimable_jobs, grade_next
+
+        if claimable_jobs(self.app, None) > 0:
+            self._forked()
+            try:
+                future = self._pool.submit(grade_next, self.app, None)
+            except RuntimeError:  # shutting down: what is queued is recovered at the next start
+                return
+            future.add_done_callback(_log_crash)
+
     def enqueue_run(self, run_id: str) -> None:
         from app.grading.runs import run_next
 

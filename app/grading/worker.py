@@ -9,13 +9,15 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from flask import current_app
 from sqlalchemy import inspect, select, update
 
 from app.extensions import db
 from app.grading.clock import db_now
-from app.grading.fairness import claim_fairest, fair_ids
+from app.grading.fairness import claim_fairest, claimable, fair_ids
 from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests import it from here
 from app.grading.routing import queue_kind
+from app.grading.running_cap import lock_key, running_cap, under_cap
 from app.grading.storing import store_finished
 from app.models import Submission
 from grader.api import error_result
@@ -56,11 +58,15 @@ def _claim(submission_id: str, token: str | None = None) -> str | None:
 
     Returns the claim token: only the holder of the token may store the result. Celery workers
     pass their message's task id, so the worker that sees the process die can give the job back.
+    A job whose key already has GRADING_MAX_RUNNING_PER_KEY gradings running is not claimed
+    (app.grading.running_cap): None, as when another worker won it.
     """
     token, now = token or str(uuid.uuid4()), db_now()
+    lock_key(submission_id)
     claimed = db.session.execute(
         update(Submission)
-        .where(Submission.id == submission_id, Submission.status == "queued")
+        .where(Submission.id == submission_id, Submission.status == "queued",
+               under_cap(running_cap(current_app.config)))
         .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token,
                 attempts=Submission.attempts + 1)
     )
@@ -146,13 +152,7 @@ def grade_submission(app: Flask, submission_id: str) -> None:
             _grade_claimed(app, submission_id, token)
 
 
-def fair_order(app: Flask, kind: str | None) -> list[str]:
-    """Queued submission ids, fairest first (app.grading.fairness): one turn per learner a round.
-
-    All anonymous sessions of one address are one learner there, and a learner who was just
-    served goes behind everyone already waiting, so a flood from fresh sessions delays another
-    learner's next job by at most the one grading already running.
-    """
+def _queued(app: Flask, kind: str | None) -> list[Any]:
     queued = db.session.execute(
         select(Submission.id, Submission.exercise_id, Submission.learner, Submission.anon_address,
                Submission.created_at)
@@ -163,8 +163,44 @@ def fair_order(app: Flask, kind: str | None) -> list[str]:
         queued = [row for row in queued if queue_kind(app, catalog.get(row.exercise_id)) == kind]
     if not queued:
         db.session.commit()
+    return list(queued)
+
+
+def fair_order(app: Flask, kind: str | None, *, claimable_only: bool = False) -> list[str]:
+    """Queued submission ids, fairest first (app.grading.fairness): one turn per learner a round.
+
+    All anonymous sessions of one address are one learner there, and a learner who was just
+    served goes behind everyone already waiting, so a flood from fresh sessions delays another
+    learner's next job by at most the one grading already running. `claimable_only` leaves out
+    the jobs of keys at their running cap (what a worker may take now).
+    """
+    queued = _queued(app, kind)
+    if not queued:
         return []
-    return fair_ids(Submission, queued)
+    return fair_ids(Submission, queued, running_cap(app.config) if claimable_only else 0)
+
+
+def claimable_jobs(app: Flask, kind: str | None) -> int:
+    """How many queued jobs of this kind (None: any) a free worker could claim now, the cap allowing."""
+    return claimable(Submission, _queued(app, kind), running_cap(app.config))
+
+
+def _wake(app: Flask, kind: str | None) -> None:
+    """A grading ended: its key may run another job now, so make sure a token will look for it.
+
+    A token that came while every waiting job's key was at its cap found nothing and was
+    spent; without this, those jobs would wait for the next submission (or the Celery sweep)
+    while a thread sits idle.
+    """
+    from app.grading.queue import get_queue
+
+    wake = getattr(get_queue(app), "wake", None)
+    if wake is None:
+        return
+    try:
+        wake(kind)
+    except Exception:  # Redis away for a moment: the sweep publishes the missing tokens
+        log.warning("could not wake a worker for the next grading", exc_info=True)
 
 
 def grade_next(app: Flask, kind: str | None = None, token: str | None = None) -> str | None:
@@ -174,12 +210,17 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
     fairest when a worker is free gets graded, and a duplicate token finds nothing to do.
     """
     with app.app_context():
-        # A claim that fails means another worker won that job: the next one is tried.
-        claimed = claim_fairest(lambda: fair_order(app, kind), lambda job_id: _claim(job_id, token))
+        # A claim that fails means another worker won that job (or its key reached its cap
+        # meanwhile): the next one is tried.
+        claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
+                                lambda job_id: _claim(job_id, token))
         if claimed is None:
             return None
         submission_id, claim = claimed
-        _grade_claimed(app, submission_id, claim)
+        try:
+            _grade_claimed(app, submission_id, claim)
+        finally:
+            _wake(app, kind)
         return submission_id
 
 

@@ -68,6 +68,9 @@ def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: st
             # send bursts faster than the stand-in grader ends them.
             "GRADING_MAX_PENDING_PER_LEARNER": 1000,
             "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 1000,
+            # ... and the running cap (app.grading.running_cap) too: the test client's sessions
+            # all share one address, one fairness key.
+            "GRADING_MAX_RUNNING_PER_KEY": 1000,
             **overrides,
         }
         app = create_app(config)

@@ -75,7 +75,7 @@ def test_only_the_first_entry_carries_its_code_and_others_fetch_theirs(app):
     assert "marker-2" in html and "marker-0" not in html
     assert f'data-code-url="/submissions/{ids[1]}/code"' in html
     fragment = client.get(f"/submissions/{ids[1]}/code")
-    assert fragment.status_code == 200 and fragment.headers["Cache-Control"] == "no-store"
+    assert fragment.status_code == 200 and fragment.headers["Cache-Control"] == "private, no-cache"
     body = fragment.get_data(as_text=True)
     assert "marker-1" in body and '<span class="diff-add">+value = 1  # marker-1</span>' in body
     assert "<html" not in body  # a fragment, not a page
@@ -90,6 +90,30 @@ def test_an_entry_is_fetched_by_its_owner_and_instructors_only(app):
     teacher = signed_in(app, "teacher@example.org", role="instructor")
     page = teacher.get(f"/submissions/{sub}/code").get_data(as_text=True)
     assert "secret = 42" in page and "restore-link" not in page
+
+
+def test_a_graded_entry_opened_again_is_not_rendered_again(app):
+    owner = signed_in(app, "again@example.org")
+    first, second = store(app, learner_of(owner), ["x = 1\n", "x = 2\n"])
+    url = f"/submissions/{second}/code"
+    fetched = owner.get(url)
+    tag = fetched.headers["ETag"].strip('"')
+    again = owner.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert again.status_code == 304 and again.get_data() == b""
+    assert again.headers["Cache-Control"] == "private, no-cache"
+    # Another language is another rendering; another learner with the tag is still refused.
+    assert owner.get(url, headers={"If-None-Match": f'"{tag}"', "Accept-Language": "ja"}).status_code == 200
+    other = signed_in(app, "thief@example.org")
+    assert other.get(url, headers={"If-None-Match": f'"{tag}"'}).status_code == 404
+    # A submission still waiting for its result is not cached at all.
+    with app.app_context():
+        waiting = Submission(exercise_id="add-numbers", learner=learner_of(owner), code="x = 3\n",
+                             status="queued")
+        db.session.add(waiting)
+        db.session.commit()
+        waiting_id = waiting.id
+    pending = owner.get(f"/submissions/{waiting_id}/code")
+    assert pending.headers["Cache-Control"] == "no-store" and "ETag" not in pending.headers
 
 
 def largest_result() -> dict:

@@ -7,6 +7,7 @@ import threading
 import time
 
 from accounts_helpers import GOOD, URL, signed_in
+from sqlalchemy import update
 from web_helpers import keyword_grader, wait_for_done
 
 from app.extensions import db
@@ -148,3 +149,92 @@ def test_a_cookie_dropping_flood_delays_an_honest_learner_by_one_grading_on_the_
         others = jumped(app, submission_id)
         assert len(others) <= 1, others  # at most the grading already running when ada sent hers
     assert any(row.status == "queued" for row in rows(app).values())  # the flood still waits
+
+
+def flood_of(app, count: int, code: str) -> list[str]:
+    ids = []
+    for _ in range(count):
+        response = browser(app, FLOODER).post(URL, json={"code": code})
+        assert response.status_code == 202, response.get_json()
+        ids.append(response.get_json()["id"])
+    return ids
+
+
+def wait_for(check, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def test_a_key_at_its_running_cap_is_skipped_at_claim_and_others_are_taken(make_app):
+    # GRADING_MAX_RUNNING_PER_KEY unset (0): GRADER_WORKERS - 1 = 1 running per key.
+    app = make_app(GRADING_QUEUE=lambda app: StoppedQueue(), GRADER_WORKERS=2, GRADING_MAX_RUNNING_PER_KEY=0)
+    from app.grading import worker
+
+    flooded = flood(app, 3)
+    with app.app_context():
+        assert worker._claim(flooded[0]) is not None
+        assert worker._claim(flooded[1]) is None  # the address's one running grading is taken
+        assert worker.claimable_jobs(app, None) == 0
+        assert worker.fair_order(app, None) == flooded[1:]  # still in line, still shown a place
+    ada = signed_in(app, "ada@example.org")
+    mine = ada.post(URL, json={"code": GOOD}).get_json()["id"]
+    with app.app_context():
+        assert worker.claimable_jobs(app, None) == 1
+    assert grade_next(app) == mine  # the flood's waiting jobs are older, and may not run
+    assert grade_next(app) is None
+    with app.app_context():  # the flood's running one ends: its next may run
+        db.session.execute(update(Submission).where(Submission.id == flooded[0])
+                           .values(status="done", finished_at=Submission.started_at))
+        db.session.commit()
+        assert worker.claimable_jobs(app, None) == 1
+    assert grade_next(app) == flooded[1]
+
+
+def test_claims_racing_for_one_key_take_one_slot(make_app):
+    app = make_app(GRADING_QUEUE=lambda app: StoppedQueue(), GRADER_WORKERS=8, GRADING_MAX_RUNNING_PER_KEY=2)
+    from app.grading import worker
+
+    flooded = flood(app, 8)
+    start = threading.Barrier(8)
+    won: list[str] = []
+
+    def claim(submission_id):
+        with app.app_context():
+            start.wait()
+            if worker._claim(submission_id) is not None:
+                won.append(submission_id)
+
+    threads = [threading.Thread(target=claim, args=(sid,)) for sid in flooded]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(won) == 2
+    assert sum(1 for row in rows(app).values() if row.status == "running") == 2
+
+
+def test_an_endless_flood_leaves_a_grading_thread_for_an_honest_learner(make_app):
+    """Two grading threads, a cookie-dropping flood of sleepers from one address: the honest
+    learner's grading starts while the flood's first is still running, and the flood's waiting
+    jobs are taken one after another as each ends (no thread idles while one may run)."""
+    app = make_app(GRADER_WORKERS=2, GRADING_MAX_RUNNING_PER_KEY=0, GRADE_FUNCTION=sleeping_grader)
+    ada = signed_in(app, "ada@example.org")
+    flooded = flood_of(app, 3, GOOD + "# sleep 4\n")
+    wait_for(lambda: rows(app)[flooded[0]].status == "running")
+    mine = ada.post(URL, json={"code": GOOD}).get_json()["id"]
+    assert wait_for_done(ada, mine)["result"]["status"] == "pass"
+    first = rows(app)[flooded[0]]
+    assert rows(app)[mine].created_at > first.started_at  # sent while the flood's first ran
+    assert first.finished_at is None or rows(app)[mine].started_at < first.finished_at
+    # Their tokens were spent while the address was at its cap: each ending wakes a thread for
+    # the next (without that, nothing in this process would ever take them).
+    wait_for(lambda: all(rows(app)[sid].status == "done" for sid in flooded))
+    found = rows(app)
+    spans = sorted((found[sid].started_at, found[sid].finished_at) for sid in flooded)
+    for (_, ended), (started, _) in zip(spans, spans[1:], strict=False):
+        assert started >= ended  # one at a time: the address's cap of one running grading

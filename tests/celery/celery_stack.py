@@ -186,6 +186,9 @@ class Stack:
             # after 5 s (QUICK_TAKEOVER), the others only after 30 s, so a process starved of
             # CPU on a loaded machine is not mistaken for a dead one.
             "GRADING_HEARTBEAT_S": "0.5", "GRADING_STALE_AFTER_S": "30", "GRADING_SWEEP_S": "1",
+            # Every Learner here is anonymous at 127.0.0.1, one fairness key: the running cap
+            # is tested on its own (test_celery_grading.py), with an empty value (its default).
+            "GRADING_MAX_RUNNING_PER_KEY": "10000",
         }
 
     def build(self, **config: Any) -> None:

@@ -147,6 +147,36 @@ def test_a_flooding_learner_delays_others_by_one_grading_at_most(stack):
     assert sum(1 for row in rows.values() if row.status != "done") > 0  # the flood still waits behind them
 
 
+def test_an_endless_flood_leaves_a_grading_process_for_an_honest_learner(stack):
+    """Two grading processes, the running cap at its default (GRADER_WORKERS - 1 = 1): a
+    cookie-dropping flood of sleepers from one address holds one process, the honest learner's
+    grading starts while the flood's first still runs, and each flood job that ended publishes
+    the token for the next (the sweep is slowed down here, so only that can)."""
+    web, workers = stack
+    base = web.serve(TRUSTED_PROXIES=1)
+    workers.start("w1", concurrency=2, extra={"GRADING_MAX_RUNNING_PER_KEY": "", "GRADER_WORKERS": "2",
+                                              "GRADING_SWEEP_S": "600"})
+    flood = []
+    for _ in range(3):
+        status, body = Learner(base, address="10.66.0.1").submit(code(uuid.uuid4().hex, sleep=4.0))
+        assert status == 202, body
+        flood.append(body["id"])
+    wait_until(lambda: any(e[0] == "start" for e in web.grade_events()), 60, "the flood to start")
+    honest = Learner(base, address="10.7.7.7")
+    status, body = honest.submit(code(uuid.uuid4().hex))
+    assert status == 202, body
+    assert honest.result(body["id"], timeout=120)["result"]["status"] == "pass"
+    first = min((row for row in web.rows() if row.id in flood), key=lambda row: row.started_at or row.created_at)
+    mine = next(row for row in web.rows() if row.id == body["id"])
+    assert first.finished_at is None or mine.started_at < first.finished_at, (mine.started_at, first.finished_at)
+
+    wait_until(lambda: all(row.status == "done" for row in web.rows() if row.id in flood), 120,
+               "the flood's waiting jobs to be taken as each one ends")
+    spans = sorted((row.started_at, row.finished_at) for row in web.rows() if row.id in flood)
+    for (_, ended), (started, _) in zip(spans, spans[1:], strict=False):
+        assert started >= ended  # one at a time: the address's cap
+
+
 def test_real_code_is_graded_by_the_real_grader_through_celery(stack, exercises_dir):
     web, workers = stack
     web.exercises = exercises_dir

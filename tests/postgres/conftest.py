@@ -113,6 +113,7 @@ def make_app(migrated: str, content: dict[str, Path], compiled_translations: str
             # As in tests/app: queue caps are tested on their own (test_pg_grading.py).
             "GRADING_MAX_PENDING_PER_LEARNER": 1000,
             "GRADING_MAX_PENDING_PER_ANON_ADDRESS": 1000,
+            "GRADING_MAX_RUNNING_PER_KEY": 1000,
             **overrides,
         }
         app = create_app(config)

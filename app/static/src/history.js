@@ -7,7 +7,9 @@ async function fill(details) {
   if (!url || !slot || details.dataset.codeLoading) return;
   details.dataset.codeLoading = "1";
   try {
-    const response = await fetch(url, { cache: "no-store", credentials: "same-origin" });
+    // no-cache: asked again each time, but a graded entry already fetched comes back as 304
+    // (its ETag) without the server rendering it again.
+    const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
     if (!response.ok) throw new Error(String(response.status));
     const fragment = new DOMParser().parseFromString(await response.text(), "text/html");
     const code = fragment.querySelector(".submission-code");
