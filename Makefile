@@ -42,8 +42,9 @@ db: venv
 	if ls app/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel -q compile -d app/translations; fi
 	$(VENV)/bin/flask db upgrade
 
-lint: venv
+lint: venv ## ruff, and the import layers of pyproject's [tool.importlinter] (function-level imports count)
 	$(VENV)/bin/ruff check app grader tests bench exercises
+	$(VENV)/bin/lint-imports --no-cache
 
 validate: venv ## instructor check: every solution passes, every starter fails
 	$(PY) -m grader validate exercises

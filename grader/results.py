@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -32,6 +33,9 @@ class TestResult:
     points: float = 0
     max_points: float = 1  # the points at stake (settle()): 0 for a given check that holds
     given: bool = False  # the untouched starter already passes this check (additive in v1)
+    # A skipped check: the slug of the check it depends on that did not pass (additive in v1;
+    # the message still says "depends on '<slug>'" for readers of older documents).
+    blocked_by: str | None = None
 
 
 @dataclass
@@ -174,7 +178,19 @@ def _validate_test(test: Any) -> dict[str, Any]:
     for key, default in (("points", 0), ("max_points", 1)):
         clean[key] = _bounded_number(test.get(key, default), f"tests[].{key}", 0, 1e6)
     clean["given"] = test.get("given") is True
+    clean["blocked_by"] = _slug_or_none(test.get("blocked_by"), "tests[].blocked_by")
     return clean
+
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+
+def _slug_or_none(value: Any, field: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not SLUG.fullmatch(value):
+        raise ValueError(f"{field} must be a check slug (lower-case letters, digits, hyphens) or null")
+    return value
 
 
 def validate_document(doc: Any) -> dict[str, Any]:

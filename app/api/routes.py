@@ -16,6 +16,7 @@ from app.content import exercise_catalog
 from app.errors import json_error, unavailable
 from app.extensions import db
 from app.grading import admission, runs
+from app.grading.position import submission_api
 from app.grading.queue import get_queue
 from app.i18n import current_lang
 from app.models import Run, Submission
@@ -67,7 +68,7 @@ def submission(submission_id: str) -> tuple[Response, int] | Response:
     # Another learner's id answers exactly like an unknown one: ids leak nothing.
     if found is None or not (found.learner == learner_key() or is_instructor()):
         return json_error(404, "unknown_submission", _("There is no submission with this id."))
-    response = jsonify(found.to_api())
+    response = jsonify(submission_api(found))
     response.headers["Cache-Control"] = "no-store"
     return response
 

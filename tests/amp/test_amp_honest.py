@@ -6,9 +6,9 @@ import types
 
 import torch
 
+from grader.amp.checks import all_checks
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import extras, reference_run, weights_match
-from grader.amp.registry import all_checks
 from tests.amp.amp_helpers import PARAMS, load_source, review_source, run_source
 
 EMPTY = "def train_one_epoch(model, loader, optimizer, criterion, scaler, device):\n    pass\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from grader.amp.checks import all_checks
 from grader.amp.findings import LoopSpec
-from grader.amp.registry import all_checks
 from grader.amp.review import Review
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace, TraceError

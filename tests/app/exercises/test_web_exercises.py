@@ -56,3 +56,12 @@ def test_style_nonce_matches_the_policy(client):
     again = client.get("/exercises/add-numbers").headers["Content-Security-Policy"]
     assert f"'nonce-{nonce}'" not in again  # a fresh nonce for every response
 
+
+def test_every_kind_of_exercise_has_a_page(app):
+    from app.exercises.routes import KIND_PAGES
+    from grader.api import KINDS
+
+    assert set(KIND_PAGES) == set(KINDS)
+    for endpoint, argument in KIND_PAGES.values():
+        [rule] = [r for r in app.url_map.iter_rules() if r.endpoint == endpoint]
+        assert argument in rule.arguments

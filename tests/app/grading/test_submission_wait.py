@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from app.extensions import db
+from app.grading.position import submission_api
 from app.models import Submission
 
 
@@ -23,15 +24,15 @@ def test_queue_position_counts_older_queued_jobs_only(app):
         second = _add("queued", 3)
         third = _add("queued", 1)
         _add("done", 0.5)
-        assert [s.to_api()["queue_position"] for s in (first, second, third)] == [1, 2, 3]
-        assert first.to_api()["elapsed_s"] is None
+        assert [submission_api(s)["queue_position"] for s in (first, second, third)] == [1, 2, 3]
+        assert submission_api(first)["elapsed_s"] is None
 
 
 def test_elapsed_seconds_while_running_and_nothing_when_done(app):
     with app.app_context():
         running = _add("running", 1, started_at=datetime.now(UTC) - timedelta(seconds=7))
-        body = running.to_api()
+        body = submission_api(running)
         assert body["queue_position"] is None
         assert 6.5 <= body["elapsed_s"] < 60
         done = _add("done", 1, started_at=datetime.now(UTC) - timedelta(seconds=7))
-        assert done.to_api()["elapsed_s"] is None and done.to_api()["queue_position"] is None
+        assert submission_api(done)["elapsed_s"] is None and submission_api(done)["queue_position"] is None

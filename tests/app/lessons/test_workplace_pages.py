@@ -139,17 +139,44 @@ def test_backticks_filter_escapes_first(app):
 
 def test_skipped_check_is_explained_by_title_in_japanese(app):
     from app.progress.routes import explain_skip
+    titles = {"distances-shape": "形状が正しい"}
+    # The grader names the blocking check as data; the message text is not read.
+    current = {"status": "skip", "message": "(any text)", "blocked_by": "distances-shape"}
+    # A document stored before `blocked_by`: its English message names the check.
+    legacy = {"status": "skip", "message": "depends on 'distances-shape'"}
     with app.test_request_context(headers={"Accept-Language": "ja"}):
-        text = explain_skip("depends on 'distances-shape'", {"distances-shape": "形状が正しい"})
-    assert "形状が正しい" in text and "distances-shape" not in text and "depends" not in text
+        for test in (current, legacy):
+            text = explain_skip(test, titles)
+            assert "形状が正しい" in text and "distances-shape" not in text and "depends" not in text
+        # A document with the field and nothing in it: the message is shown as it is.
+        assert explain_skip({"status": "skip", "message": "depends on 'x'", "blocked_by": None}, titles) \
+            == "depends on 'x'"
 
 
 def test_quoted_check_ids_in_messages_become_titles(app):
     from app.progress.routes import explain_skip
     with app.test_request_context():
-        text = explain_skip("stopped because of the mistake reported under 'update-after-step'.",
+        text = explain_skip({"status": "fail",
+                             "message": "stopped because of the mistake reported under 'update-after-step'."},
                             {"update-after-step": "update() after step()"})
     assert text == "stopped because of the mistake reported under “update() after step()”."
+
+
+def test_the_api_fills_blocked_by_in_documents_stored_before_it(app):
+    from app.extensions import db
+    from app.grading.position import submission_api
+    from app.models import Submission
+
+    legacy = {"version": 1, "status": "fail", "score": 0, "tests": [
+        {"check": "a", "status": "fail", "message": "no"},
+        {"check": "b", "status": "skip", "message": "depends on 'a'"}]}
+    with app.app_context():
+        stored = Submission(exercise_id="add-numbers", learner="k", code="x", status="done", result=legacy)
+        db.session.add(stored)
+        db.session.commit()
+        tests = submission_api(stored)["result"]["tests"]
+    assert [t["blocked_by"] for t in tests] == [None, "a"]
+    assert "blocked_by" not in legacy["tests"][1]  # the stored document is left as it was
 
 
 def test_instructor_overview_names_failing_checks_by_title(make_app, content):

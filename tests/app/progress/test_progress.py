@@ -7,8 +7,8 @@ import re
 import pytest
 
 from app.accounts.identity import learner_key
+from app.progress.aggregates import learner_progress
 from app.progress.diff import diff_lines
-from app.progress.status import learner_progress
 from tests.app.accounts_helpers import (
     GOOD,
     QUIZ_ID,

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from app.content.check_titles import _from_source
 from app.content.pygments_css import AA, TARGET, contrast, stylesheet
 
 SITE_CSS = Path(__file__).resolve().parents[3] / "app" / "static" / "css" / "site.css"
@@ -62,20 +61,3 @@ def test_site_text_colours_reach_aa(scheme):
     low = [f"{fg} on {bg}: {contrast(colours[fg], colours[bg]):.2f}"
            for fg, bg in pairs if contrast(colours[fg], colours[bg]) < AA]
     assert low == []
-
-
-def test_check_titles_are_read_from_the_tests_without_importing_them():
-    source = '''
-from grader.testing import check
-
-@check("shape", title={"en": "Right shape", "ja": "形状が正しい"})
-def test_a(): ...
-
-@check("values")
-def test_b():
-    """Values match the reference.
-
-    More text."""
-'''
-    assert _from_source(source) == {"shape": {"en": "Right shape", "ja": "形状が正しい"},
-                                    "values": {"en": "Values match the reference."}}
