@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import abort, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -20,18 +18,8 @@ from app.progress.records import sort_key
 from grader.api import Exercise
 
 
-def _localized_file(exercise: Exercise, stem: str, lang: str) -> Path | None:
-    """prompt.ja.md for Japanese when it exists and is not empty, else prompt.md."""
-    candidates = [exercise.path / f"{stem}.{lang}.md"] if lang != "en" else []
-    candidates.append(exercise.path / f"{stem}.md")
-    for path in candidates:
-        if path.is_file() and path.stat().st_size > 0:
-            return path
-    return None
-
-
 def _rendered(exercise: Exercise, stem: str, lang: str) -> str:
-    path = _localized_file(exercise, stem, lang)
+    path = exercise.localized_file(stem, lang)
     return render_cache().get(path).html if path else ""
 
 

@@ -293,3 +293,20 @@ def test_choices_are_shuffled_per_attempt(client):
 def test_quiz_page_links_to_its_neighbours(client):
     html = client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True)
     assert 'class="pager"' in html and 'rel="prev"' in html
+
+
+def test_an_empty_japanese_prompt_falls_back_to_english_like_the_exercise_page(app, client, content):
+    # One rule (grader.loader.Exercise.localized_file): the quiz page used prompt.ja.md even empty.
+    (Path(content["exercises"]) / QUIZ_ID / "prompt.ja.md").write_text(" \n", encoding="utf-8")
+    client.get("/lang/ja?next=/")
+    html = client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True)
+    assert "Answer these." in html and "答え合わせをする" in html
+
+
+def test_quiz_page_strings_come_from_gettext_in_both_languages(client):
+    html = client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True)
+    assert "Check my answers" in html and "Choose one." in html and "Not tried yet." in html
+    client.get("/lang/ja?next=/")
+    html = client.get(f"/quizzes/{QUIZ_ID}").get_data(as_text=True)
+    assert "答え合わせをする" in html and "1 つ選んでください。" in html and "まだ挑戦していません。" in html
+    assert "Check my answers" not in html
