@@ -1,12 +1,14 @@
 """The grader's facade: everything the web app uses, and it imports the grader only through here.
 
 Re-exports of the modules below it (grader.grading, grader.validate, grader.quiz,
-grader.titles, the data modules); nothing here is imported by a module of the grader (pyproject's import-linter
-contracts: the facade is the grader's top layer but for the CLI).
+grader.titles, the data modules). pyproject's import-linter contracts keep it so: no module of
+the grader imports it (the facade is the grader's top layer but for the CLI), and the app
+imports no other module of the grader.
 """
 
 from __future__ import annotations
 
+from grader.capacity import default_workers
 from grader.figures import validate_figure
 from grader.grading import (
     checked_run_document,
@@ -17,6 +19,7 @@ from grader.grading import (
     run_code,
     run_failed,
     run_stopped,
+    sandbox_isolated,
     warm_up,
 )
 from grader.kinds import KINDS, LESSONS, Kind
@@ -38,9 +41,9 @@ from grader.validate import check_exercise as _check_exercise
 __all__ = [
     "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "FolderReport", "Kind",
     "QuizAnswerError", "check_exercise", "check_titles", "checked_run_document", "claim_worker_identity",
-    "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises", "load_quiz",
-    "public_questions", "remove_orphan_sandboxes", "run_code", "run_failed", "run_stopped",
-    "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
+    "default_workers", "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers",
+    "load_exercises", "load_quiz", "public_questions", "remove_orphan_sandboxes", "run_code", "run_failed",
+    "run_stopped", "sandbox_isolated", "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
 ]
 
 

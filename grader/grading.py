@@ -73,6 +73,14 @@ def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
     return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size
 
 
+def sandbox_isolated(sandbox: str | None = None) -> bool:
+    """Whether the sandbox `sandbox` resolves to isolates learner code (False when unknown)."""
+    try:
+        return get_sandbox(sandbox).isolated
+    except ValueError:
+        return False
+
+
 def claim_worker_identity() -> str:
     """In a grading worker's main process, before its pool forks: sandboxes carry its identity."""
     from grader.sandboxes.docker_owner import claim_identity_for_children
