@@ -23,11 +23,66 @@ Titles = dict[str, dict[str, str]]  # check slug -> lang -> title
 _AMP_OUTCOMES = {"runs": "runs", "weights": "weights-match-reference"}
 
 
-def _literal(node: ast.expr | None) -> object:
+class _NotLiteral(Exception):
+    """An expression this reader does not evaluate (anything but literals, constants, f-strings)."""
+
+
+def _evaluate(node: ast.expr, names: dict[str, object]) -> object:
+    """A literal, a module-level constant, or an f-string of those; nothing is executed."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        return {_evaluate(k, names): _evaluate(v, names)  # type: ignore[arg-type]
+                for k, v in zip(node.keys, node.values, strict=True)}
+    if isinstance(node, ast.Tuple):
+        return tuple(_evaluate(item, names) for item in node.elts)
+    if isinstance(node, ast.Subscript):  # PARAMS["accum_steps"] of a constant dict
+        container, key = _evaluate(node.value, names), _evaluate(node.slice, names)
+        if isinstance(container, dict | list | tuple):
+            try:
+                return container[key]  # type: ignore[index]
+            except (KeyError, IndexError, TypeError):
+                raise _NotLiteral from None
+        raise _NotLiteral
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                if part.conversion != -1:
+                    raise _NotLiteral
+                spec = _evaluate(part.format_spec, names) if part.format_spec is not None else ""
+                parts.append(format(_evaluate(part.value, names), str(spec)))
+            else:
+                parts.append(str(_evaluate(part, names)))
+        return "".join(parts)
     try:
-        return ast.literal_eval(node) if node is not None else None
+        return ast.literal_eval(node)
     except ValueError:
+        raise _NotLiteral from None
+
+
+def _literal(node: ast.expr | None, names: dict[str, object] | None = None) -> object:
+    try:
+        return _evaluate(node, names or {}) if node is not None else None
+    except (_NotLiteral, TypeError, ValueError):
         return None
+
+
+def _constants(tree: ast.Module) -> dict[str, object]:
+    """Module-level `NAME = literal` (or `A, B = x, y` of those): titles may be f-strings of them."""
+    found: dict[str, object] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target, value = node.targets[0], _literal(node.value, found)
+        if isinstance(target, ast.Name) and value is not None:
+            found[target.id] = value
+        elif (isinstance(target, ast.Tuple) and isinstance(value, tuple) and len(value) == len(target.elts)
+              and all(isinstance(name, ast.Name) for name in target.elts)):
+            found.update({name.id: item for name, item in zip(target.elts, value, strict=True)})  # type: ignore[attr-defined]
+    return found
 
 
 def _texts(value: object) -> dict[str, str] | None:
@@ -39,8 +94,8 @@ def _texts(value: object) -> dict[str, str] | None:
     return None
 
 
-def _keyword(call: ast.Call, name: str) -> object:
-    return _literal(next((k.value for k in call.keywords if k.arg == name), None))
+def _keyword(call: ast.Call, name: str, names: dict[str, object]) -> object:
+    return _literal(next((k.value for k in call.keywords if k.arg == name), None), names)
 
 
 def _name(func: ast.expr) -> tuple[str, str]:
@@ -52,11 +107,11 @@ def _name(func: ast.expr) -> tuple[str, str]:
     return "", ""
 
 
-def _amp_title(call: ast.Call, attr: str) -> tuple[str, dict[str, str]] | None:
+def _amp_title(call: ast.Call, attr: str, names: dict[str, object]) -> tuple[str, dict[str, str]] | None:
     """The slug and title an amp.check/runs/weights call declares."""
-    given = _texts(_keyword(call, "title"))
+    given = _texts(_keyword(call, "title", names))
     if attr == "check" and call.args:
-        slug = _literal(call.args[0])
+        slug = _literal(call.args[0], names)
         if not isinstance(slug, str):
             return None
         try:
@@ -77,15 +132,16 @@ def titles_from_source(source: str) -> Titles:
         tree = ast.parse(source)
     except SyntaxError:
         return titles
+    names = _constants(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for deco in node.decorator_list:
                 if not (isinstance(deco, ast.Call) and _name(deco.func)[1] == "check" and deco.args):
                     continue
-                slug = _literal(deco.args[0])
+                slug = _literal(deco.args[0], names)
                 if not isinstance(slug, str):
                     continue
-                title = _texts(_keyword(deco, "title"))
+                title = _texts(_keyword(deco, "title", names))
                 if title is None:
                     doc = (ast.get_docstring(node) or "").strip().splitlines()
                     title = {"en": doc[0]} if doc else {}
@@ -93,7 +149,7 @@ def titles_from_source(source: str) -> Titles:
         elif isinstance(node, ast.Call):
             owner, attr = _name(node.func)
             if owner == "amp":
-                found = _amp_title(node, attr)
+                found = _amp_title(node, attr, names)
                 if found:
                     titles[found[0]] = found[1]
     return titles

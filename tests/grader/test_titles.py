@@ -30,6 +30,20 @@ def test_b():
 @check("plain", title="Plain English")
 def test_c(): ...
 
+PARAMS = {"accum_steps": 4, "windows": 3}
+K, GROUPS = PARAMS["accum_steps"], PARAMS["windows"]
+STEP = f"Steps once per {K} micro-batches"
+
+@check("every-k", title={"en": f"Steps once per {K} micro-batches", "ja": f"{K} 個ごと"})
+def test_d(): ...
+
+@check("named", title=STEP)
+def test_e(): ...
+
+@check("computed", title=" ".join(["not", "a", "literal"]))
+def test_f():
+    """Falls back to the docstring."""
+
 test_scaler = amp.check("one-scaler")
 test_mine = amp.check("fp32-master-weights", title={"en": "Mine", "ja": "私の"})
 test_runs = amp.runs(given=True)
@@ -39,6 +53,9 @@ test_weights = amp.weights(depends=["runs"])
     assert titles["shape"] == {"en": "Right shape", "ja": "形状が正しい"}
     assert titles["values"] == {"en": "Values match the reference."}
     assert titles["plain"] == {"en": "Plain English"}
+    assert titles["every-k"] == {"en": "Steps once per 4 micro-batches", "ja": "4 個ごと"}
+    assert titles["named"] == {"en": "Steps once per 4 micro-batches"}
+    assert titles["computed"] == {"en": "Falls back to the docstring."}
     assert set(titles["one-scaler"]) == {"en", "ja"} and titles["one-scaler"]["en"] != "one-scaler"
     assert titles["fp32-master-weights"] == {"en": "Mine", "ja": "私の"}
     assert titles["runs"]["en"] == "train_one_epoch runs to the end"
