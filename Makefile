@@ -42,8 +42,9 @@ db: venv
 	if ls app/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(VENV)/bin/pybabel -q compile -d app/translations; fi
 	$(VENV)/bin/flask db upgrade
 
-lint: venv
+lint: venv ## ruff, and the import layers of pyproject's [tool.importlinter] (function-level imports count)
 	$(VENV)/bin/ruff check app grader tests bench exercises
+	$(VENV)/bin/lint-imports --no-cache
 
 validate: venv ## instructor check: every solution passes, every starter fails
 	$(PY) -m grader validate exercises
@@ -68,17 +69,17 @@ sandbox-image: venv ## the docker sandbox image (debootstrap base where no regis
 	bash scripts/build-sandbox-image.sh
 
 bench: venv ## grading speed (local sandbox) over the AMP corpus
-	$(PY) bench/grade_speed.py
+	$(PY) -m bench.grade_speed
 
 bench-docker: venv ## what the docker sandbox adds per submission, against local, in one run
-	$(PY) bench/docker_overhead.py
+	$(PY) -m bench.docker_overhead
 
 bench-class: venv ## a class at once: in-process vs 1 and 2 Celery workers (needs redis-server)
-	$(PY) bench/class_load.py
+	$(PY) -m bench.class_load
 
 MINUTES ?= 10
 bench-classroom: setup ## 30 learners behind one address + 3 hostile clients against gunicorn (MINUTES=10)
-	$(PY) bench/classroom.py --minutes $(MINUTES)
+	$(PY) -m bench.classroom --minutes $(MINUTES)
 
 clean:
 	rm -rf $(VENV) node_modules app/static/dist build *.egg-info

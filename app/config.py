@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.capacity import default_workers
+from grader.api import default_workers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SECRET_FILE = "secret_key"  # noqa: S105 -- a file name, not a secret

@@ -68,29 +68,19 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
         self.code_bytes = code_size(code)
         return code
 
-    def to_api(self) -> dict[str, Any]:
-        """The public view of a submission, as the JSON API sends it."""
+    def to_api(self, queue_position: int | None = None) -> dict[str, Any]:
+        """The public view of a submission; its place in the queue comes from the scheduler.
+
+        (app.grading.position.submission_api computes it: the model knows no scheduler.)
+        """
         return {
             "id": self.id,
             "exercise": self.exercise_id,
             "status": self.status,
             "result": self.result if self.status == "done" else None,
-            "queue_position": self.queue_position(),
+            "queue_position": queue_position if self.status == "queued" else None,
             "elapsed_s": self.elapsed_s(),
         }
-
-    def queue_position(self) -> int | None:
-        """1-based place in the order workers take jobs (the fair order); None unless queued."""
-        if self.status != "queued":
-            return None
-        from flask import current_app  # late: the models module is imported before any app
-
-        from app.grading.routing import queue_kind
-        from app.grading.worker import fair_order
-
-        exercise = current_app.extensions["exercise_catalog"].get(self.exercise_id)
-        order = fair_order(current_app, queue_kind(current_app, exercise))
-        return order.index(self.id) + 1 if self.id in order else None
 
     def elapsed_s(self) -> float | None:
         """Seconds since grading started, while it runs; None otherwise."""

@@ -1,6 +1,6 @@
 """A class at once: in-process grading vs 1 and 2 Celery workers, with one learner flooding.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/class_load.py [--seconds 40] [--honest 8]
+    .venv/bin/python -m bench.class_load [--seconds 40] [--honest 8]
 
 For each setup: a real redis-server and real `celery worker` processes (ports 6000-6099), the
 web app served over HTTP, HONEST learners who submit correct code, wait for the result, think
@@ -35,11 +35,10 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests" / "celery")]
+from tests.app.web_content import LESSONS
+from tests.celery.celery_stack import Learner, Stack, Workers, code, free_port, wait_until
 
-from celery_stack import Learner, Stack, Workers, code, free_port, wait_until  # noqa: E402  (tests/celery helpers)
-from web_content import LESSONS  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def p(values: list[float], q: float) -> float:
@@ -83,7 +82,7 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
     tmp = Path(tempfile.mkdtemp(prefix=f"class-{setup}-"))
     database = None
     if args.real:
-        from private_postgres import PrivatePostgres
+        from tests.celery.private_postgres import PrivatePostgres
 
         database = PrivatePostgres()
         database.create()
@@ -119,7 +118,7 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
             for index in range(workers_n):
                 workers.start(f"w{index + 1}", extra=real)
         else:
-            import celery_fakes
+            from tests.celery import celery_fakes
 
             base = stack.serve(CELERY_BROKER_URL=None, GRADE_FUNCTION=celery_fakes.grade, GRADER_WORKERS=1)
         lesson = f"/lessons/{LESSONS[0][0]:02d}-{LESSONS[0][1]}/"

@@ -1,6 +1,6 @@
 """A class of 30 behind one address, with 3 hostile classmates, against a real gunicorn server.
 
-    .venv/bin/python bench/classroom.py [--minutes 10] [--learners 30] [--url URL]
+    .venv/bin/python -m bench.classroom [--minutes 10] [--learners 30] [--url URL]
 
 Without --url it serves the platform as `make run` does (gunicorn, 1 worker, 8 threads, the
 in-process grading queue, GRADER_SANDBOX as in the environment, default local) on a fresh
@@ -50,13 +50,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests" / "celery"), str(ROOT / "tests" / "app")]
+from bench.class_load import p  # percentile
+from bench.pages import largest_code  # 64 KB code, the most lines and escaping
+from tests.app.accounts_helpers import csrf_of  # the login form's CSRF token
+from tests.celery.celery_stack import free_port, wait_until  # ports, polling
 
-from accounts_helpers import csrf_of  # noqa: E402  (tests/app: the login form's CSRF token)
-from celery_stack import free_port, wait_until  # noqa: E402  (tests/celery: ports, polling)
-from class_load import p  # noqa: E402  (bench: percentile)
-from pages import largest_code  # noqa: E402  (bench: 64 KB code, the most lines and escaping)
+ROOT = Path(__file__).resolve().parents[1]
 
 CLASSROOM = "203.0.113.5"  # the school's NAT address, as the proxy forwards it
 PASSWORD = "a class pass phrase"  # noqa: S105 -- the bench's own throwaway accounts

@@ -1,6 +1,6 @@
 """compose.yaml end to end without a registry, then its sandboxes after `docker kill` of a worker and after `down`.
 
-    WEB_IMAGE=learnai-web:latest SANDBOX_IMAGE=learnai-sandbox:latest .venv/bin/python bench/compose_faults.py
+    WEB_IMAGE=learnai-web:latest SANDBOX_IMAGE=learnai-sandbox:latest .venv/bin/python -m bench.compose_faults
 
 Needs the images of `make web-image sandbox-image compose-images`, Debian's docker-compose and a
 Docker engine. Runs its own compose project (COMPOSE_PROJECT_NAME, default learnai-faults) on

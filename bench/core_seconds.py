@@ -1,6 +1,6 @@
 """Core-seconds per grading: the CPU one grading costs, its share of warm-pool refills included.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/core_seconds.py [-n 8] [--sandboxes local,docker]
+    .venv/bin/python -m bench.core_seconds [-n 8] [--sandboxes local,docker]
         [--compare /path/to/other/checkout [--compare-image TAG]]
 
 For amp-train-one-epoch's solution, one grading after another:

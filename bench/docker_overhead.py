@@ -8,13 +8,12 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from grader.loader import load_exercise
+from grader.sandboxes.base import Job
+from grader.sandboxes.docker import DockerSandbox, docker_available
+from grader.sandboxes.local import LocalSandbox
 
-from grader.loader import load_exercise  # noqa: E402 -- after the path fix above
-from grader.sandboxes.base import Job  # noqa: E402
-from grader.sandboxes.docker import DockerSandbox, docker_available  # noqa: E402
-from grader.sandboxes.local import LocalSandbox  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SUBMISSIONS = [  # (exercise, label, file in the exercise folder or literal code)
     ("amp-train-one-epoch", "solution", "solution.py"),

@@ -1,6 +1,6 @@
 """Grade AMP corpus submissions end to end (local sandbox) and report seconds per submission.
 
-    .venv/bin/python bench/grade_speed.py [-n 10] [--exercise amp-train-one-epoch] [--jobs 1] [-v]
+    .venv/bin/python -m bench.grade_speed [-n 10] [--exercise amp-train-one-epoch] [--jobs 1] [-v]
 
 Prints one line per submission (verdict, failing checks, seconds) and the median and p90;
 the target is a median of at most 3 s on a 2-core machine. It measures cold gradings: the
@@ -14,19 +14,16 @@ import argparse
 import os
 import resource
 import statistics
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from grader.api import grade_code
+from grader.loader import load_exercise
+from tests.amp.corpus_cases import EXERCISES, Case, cases, failing_checks
+
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("GRADER_POOL_SIZE", "0")
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "amp")]
-
-from corpus_cases import EXERCISES, Case, cases, failing_checks  # noqa: E402
-
-from grader.api import grade_code  # noqa: E402
-from grader.loader import load_exercise  # noqa: E402
 
 
 def child_cpu() -> float:

@@ -1,6 +1,6 @@
 """Time the history page of a learner with 20 maximum-size submissions (64 KB each).
 
-    .venv/bin/python bench/history_page.py [-n 50] [--shape edits|worst|capped]
+    .venv/bin/python -m bench.history_page [-n 50] [--shape edits|worst|capped]
 
 "edits": each submission changes a few lines of the one before (what learners do);
 "worst": submissions shaped for difflib's quadratic case (many distinct repeated lines), the
@@ -14,19 +14,17 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from app import create_app
+from app.accounts.users import create_user
+from app.extensions import db
+from app.models import Submission
+from grader.results import TestResult, summarize
 
-from app import create_app  # noqa: E402
-from app.accounts.users import create_user  # noqa: E402
-from app.extensions import db  # noqa: E402
-from app.models import Submission  # noqa: E402
-from grader.results import TestResult, summarize  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 EXERCISE = "loop-train-epoch"
 SUBMISSIONS = 20

@@ -1,6 +1,6 @@
 """Submit -> result latency through the HTTP API, cold vs warm sandboxes, local and docker.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/latency.py [-n 6] [--learners 10] [--pool-size 2]
+    .venv/bin/python -m bench.latency [-n 6] [--learners 10] [--pool-size 2]
         [--sandboxes local,docker] [--workers 2] [--port 6100]
     ... --mode class [--learners 30] [--think 30,90] [--duration 600] [--validate-at 120]
     ... --mode capacity [--rates 30,60,90,120,150,180] [--step 60]
@@ -34,7 +34,6 @@ import logging
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -44,8 +43,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
 EXERCISE = "amp-train-one-epoch"
 # "Check every folder now" validates all sixteen code folders (minutes); a bench run takes a few.
 VALIDATE_DEFAULT = ("amp-train-one-epoch", "loop-train-epoch", "tensors-autograd")
@@ -177,8 +174,7 @@ def validate_folders(app: Any, folders: list[str]) -> Any:
 
 
 def class_or_capacity(options: argparse.Namespace, code: str) -> int:
-    from class_mode import report_class, run_capacity, run_class  # bench/, the script's folder
-
+    from bench.class_mode import report_class, run_capacity, run_class
     from grader.capacity import default_pool_size, default_workers
     from grader.sandboxes import pool as pools
 

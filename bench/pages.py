@@ -1,6 +1,6 @@
 """Every learner-controlled page at its largest possible input, against its bound.
 
-    .venv/bin/python bench/pages.py [-n 5]
+    .venv/bin/python -m bench.pages [-n 5]
 
 One learner fills their storage quota (LEARNER_STORAGE_QUOTA) with submissions of one
 exercise at the code limit (MAX_CODE_BYTES), each with a results document at the validation
@@ -23,19 +23,18 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from app import create_app
+from app.accounts.users import create_user
+from app.extensions import db
+from app.models import Submission
+from app.progress import quota
+from app.progress.bounds import PAGE_MAX_BYTES, PAGE_MAX_CPU_S
+from app.progress.models import Draft
+from app.quizzes.models import QuizAttempt
+from grader.figures import MAX_DOCUMENT_POINTS, MAX_FIGURE_POINTS
+from grader.results import MAX_TESTS, TEST_TEXTS, validate_document
 
-from app import create_app  # noqa: E402
-from app.accounts.users import create_user  # noqa: E402
-from app.extensions import db  # noqa: E402
-from app.models import Submission  # noqa: E402
-from app.progress import quota  # noqa: E402
-from app.progress.bounds import PAGE_MAX_BYTES, PAGE_MAX_CPU_S  # noqa: E402
-from app.progress.models import Draft  # noqa: E402
-from app.quizzes.models import QuizAttempt  # noqa: E402
-from grader.figures import MAX_DOCUMENT_POINTS, MAX_FIGURE_POINTS  # noqa: E402
-from grader.results import MAX_TESTS, TEST_TEXTS, validate_document  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 EXERCISE, QUIZ = "loop-train-epoch", "quiz-training-loop"
 

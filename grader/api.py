@@ -1,85 +1,30 @@
-"""The functions the web app calls: grade code for an exercise, or just run it; never raised at."""
+"""The grader's facade: everything the web app uses, and it imports the grader only through here.
+
+Re-exports of the modules below it (grader.grading, grader.validate, grader.quiz,
+grader.titles, the data modules). pyproject's import-linter contracts keep it so: no module of
+the grader imports it (the facade is the grader's top layer but for the CLI), and the app
+imports no other module of the grader.
+"""
 
 from __future__ import annotations
 
-import threading
-from typing import Any
-
-from grader.loader import Exercise
-from grader.messages import run_error
-from grader.results import error_result
-from grader.sandboxes import Job, get_sandbox
-from grader.sandboxes.base import internal_run, validate_run_document
-
-
-def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
-               sandbox: str | None = None, background: bool = False) -> dict[str, Any]:
-    """Grade `code` against `exercise`; platform faults come back as internal errors, not raised.
-
-    `background`: work no learner waits for (an instructor's check): one such grading at a
-    time, at the lowest CPU priority, never in a learner's warm sandbox (grader.sandboxes.lane).
-    """
-    try:
-        backend = get_sandbox(sandbox)
-        return backend.run(Job(exercise=exercise, code=code, lang=lang, background=background))
-    except Exception as exc:  # noqa: BLE001 -- the caller stores a verdict whatever happens
-        detail = f"{type(exc).__name__}: {exc}"
-        return error_result(exercise.id, "internal",
-                            run_error("internal", lang, detail=detail)).to_dict()
-
-
-def run_code(exercise: Exercise, code: str, *, lang: str = "en", sandbox: str | None = None,
-             cancel: threading.Event | None = None) -> dict[str, Any]:
-    """Run `code`'s top level in the exercise's sandbox and limits, without tests or a grade.
-
-    Returns {status: "ok"|"error", output (capped like grading's), error: {kind, message,
-    line, traceback} or None, duration_s}; kinds are the whole-run error kinds of grading
-    ("stopped" when `cancel` was set: the sandbox is killed within a fraction of a second).
-    """
-    try:
-        backend = get_sandbox(sandbox)
-        return backend.execute(Job(exercise=exercise, code=code, lang=lang, cancel=cancel))
-    except Exception as exc:  # noqa: BLE001 -- same promise as grade_code
-        return internal_run(run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))
-
-
-def run_stopped(lang: str, seconds: float) -> dict[str, Any]:
-    """The run document of a Run the learner stopped after `seconds`."""
-    return internal_run(run_error("stopped", lang, seconds=f"{seconds:.1f}"), kind="stopped",
-                        duration_s=round(seconds, 3))
-
-
-def run_failed(lang: str, detail: str = "") -> dict[str, Any]:
-    """The run document of a Run that failed on the platform's side (not the learner's fault)."""
-    return internal_run(run_error("internal", lang, detail=detail))
-
-
-def checked_run_document(doc: Any) -> dict[str, Any]:
-    """A run document as run_code returns it, checked; ValueError when it is not one."""
-    return validate_run_document(doc)
-
-
-def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
-    """Start this process's warm pool now (e.g. in a worker's process-init hook).
-
-    Without it the pool starts with the first job, which is then graded cold. Returns
-    whether the pool was full within `wait_s` seconds (0: do not wait).
-    """
-    backend = get_sandbox(sandbox)
-    pool = backend.warm_pool() if hasattr(backend, "warm_pool") else None
-    if pool is None:
-        return False
-    pool.start()
-    return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size
-
-
-# ---- everything else the web app uses: it imports the grader only through this module ----
-# (re-exports and thin wrappers; the late imports keep `import grader.api` light and free of cycles)
-
-from grader.figures import validate_figure  # noqa: E402
-from grader.kinds import KINDS, LESSONS, Kind  # noqa: E402
-from grader.loader import CONFIG_FILE, ExerciseLoadError, ExerciseSet, load_exercises  # noqa: E402
-from grader.quiz import (  # noqa: E402
+from grader.capacity import default_workers
+from grader.figures import validate_figure
+from grader.grading import (
+    checked_run_document,
+    claim_worker_identity,
+    grade_code,
+    internal_error,
+    remove_orphan_sandboxes,
+    run_code,
+    run_failed,
+    run_stopped,
+    sandbox_isolated,
+    warm_up,
+)
+from grader.kinds import KINDS, LESSONS, Kind
+from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercises
+from grader.quiz import (
     QuizAnswerError,
     grade_quiz,
     key_answers,
@@ -88,50 +33,23 @@ from grader.quiz import (  # noqa: E402
     shuffled_questions,
     wrong_tries,
 )
+from grader.results import error_result
+from grader.titles import check_titles
+from grader.validate import FolderReport
+from grader.validate import check_exercise as _check_exercise
 
 __all__ = [
-    "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "Kind", "QuizAnswerError",
-    "check_exercise", "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers", "load_exercises",
-    "load_quiz", "public_questions", "checked_run_document", "run_code", "run_failed", "run_stopped",
-    "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
+    "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "FolderReport", "Kind",
+    "QuizAnswerError", "check_exercise", "check_titles", "checked_run_document", "claim_worker_identity",
+    "default_workers", "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers",
+    "load_exercises", "load_quiz", "public_questions", "remove_orphan_sandboxes", "run_code", "run_failed",
+    "run_stopped", "sandbox_isolated", "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
 ]
 
 
-def check_exercise(exercise: Exercise, sandbox: str | None = None, *, background: bool = True) -> Any:
-    """The instructor check of one folder (grader.validate.FolderReport: folder, ok, problems).
+def check_exercise(exercise: Exercise, sandbox: str | None = None, *, background: bool = True) -> FolderReport:
+    """The instructor check of one folder (folder, ok, problems).
 
     In the background lane by default: the web app calls this while learners are grading.
     """
-    from grader.validate import check_exercise as check  # late: validation grades through this module
-
-    return check(exercise, sandbox, background=background)
-
-
-def claim_worker_identity() -> str:
-    """In a grading worker's main process, before its pool forks: sandboxes carry its identity."""
-    from grader.sandboxes.docker_owner import claim_identity_for_children
-
-    return claim_identity_for_children()
-
-
-def remove_orphan_sandboxes(sandbox: str | None = None, *, this_worker: bool = False) -> int:
-    """Remove docker sandbox containers of grading workers that are gone; returns how many.
-
-    `this_worker`: every container of this worker instead (its own shutdown). Nothing happens
-    unless `sandbox` resolves to the docker backend: only this project's labelled containers
-    are ever touched, and only where this process grades with Docker.
-    """
-    backend = get_sandbox(sandbox)
-    if backend.name != "docker":
-        return 0
-    from grader.sandboxes.docker import engine
-    from grader.sandboxes.docker_janitor import remove_orphans
-    from grader.sandboxes.docker_owner import worker_identity
-
-    client = engine().client
-    return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)
-
-
-def internal_error(exercise_id: str, lang: str, detail: str = "") -> dict[str, Any]:
-    """A results document for a platform fault (the learner is not blamed), as a dict."""
-    return error_result(exercise_id, "internal", run_error("internal", lang, detail=detail)).to_dict()
+    return _check_exercise(exercise, sandbox, background=background)

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from grader.api import grade_code
+from grader.grading import grade_code
 from grader.loader import ExerciseLoadError, load_exercise
 
 MAX_SUBMISSION_BYTES = 64 * 1024

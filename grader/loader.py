@@ -45,13 +45,28 @@ class Exercise:
         file = self.path / name
         return file.read_text(encoding="utf-8") if file.is_file() else ""
 
+    def localized_file(self, stem: str, lang: str) -> Path | None:
+        """`<stem>.<lang>.md` when it has text, else `<stem>.md` when present, else None.
+
+        The one rule for prompts and hints (the web pages and the grader alike): a translation
+        that is missing, empty or only whitespace falls back to the English file.
+        """
+        if lang != "en":
+            localized = self.path / f"{stem}.{lang}.md"
+            if localized.is_file() and localized.read_text(encoding="utf-8").strip():
+                return localized
+        english = self.path / f"{stem}.md"
+        return english if english.is_file() else None
+
+    def _localized_text(self, stem: str, lang: str) -> str:
+        path = self.localized_file(stem, lang)
+        return path.read_text(encoding="utf-8") if path else ""
+
     def prompt(self, lang: str = "en") -> str:
-        localized = self.text("prompt.ja.md") if lang == "ja" else ""
-        return localized or self.text("prompt.md")
+        return self._localized_text("prompt", lang)
 
     def hints(self, lang: str = "en") -> str:
-        localized = self.text("hints.ja.md") if lang == "ja" else ""
-        return localized or self.text("hints.md")
+        return self._localized_text("hints", lang)
 
     @property
     def starter(self) -> str:

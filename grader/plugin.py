@@ -78,6 +78,7 @@ class GraderPlugin:
         self._lang = lang
         self.results: list[TestResult] = []
         self._by_slug: dict[str, TestResult] = {}
+        self._blocked: dict[str, str] = {}  # item id -> the slug whose failure skipped it
         self._solution: ModuleType | None = None
         self.problems: dict[str, str] = {}
 
@@ -122,6 +123,7 @@ class GraderPlugin:
         for slug in info.depends:
             earlier = self._by_slug.get(slug)
             if earlier is None or earlier.status != "pass":
+                self._blocked[item.nodeid] = slug  # the document says which, as data (blocked_by)
                 pytest.skip(f"depends on '{slug}'")
 
     @pytest.hookimpl(hookwrapper=True)
@@ -147,6 +149,7 @@ class GraderPlugin:
                             status="pass", given=info.given)
         if report.skipped:
             result.status = "skip"
+            result.blocked_by = self._blocked.get(item.nodeid)
             longrepr = report.longrepr
             result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
             result.unverifiable = getattr(report, "unverifiable", False) is True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -35,6 +36,9 @@ class TestResult:
     given: bool = False  # the untouched starter already passes this check (additive in v1)
     # A skipped check this grader cannot verify (additive in v1): counts neither way (settle()).
     unverifiable: bool = False
+    # A skipped check: the slug of the check it depends on that did not pass (additive in v1;
+    # the message still says "depends on '<slug>'" for readers of older documents).
+    blocked_by: str | None = None
 
 
 @dataclass
@@ -192,7 +196,19 @@ def _validate_test(test: Any) -> dict[str, Any]:
     clean["given"] = test.get("given") is True
     # Only a skip can be unverifiable: a pass or a failure was verified.
     clean["unverifiable"] = test.get("unverifiable") is True and clean["status"] == "skip"
+    clean["blocked_by"] = _slug_or_none(test.get("blocked_by"), "tests[].blocked_by")
     return clean
+
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+
+def _slug_or_none(value: Any, field: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not SLUG.fullmatch(value):
+        raise ValueError(f"{field} must be a check slug (lower-case letters, digits, hyphens) or null")
+    return value
 
 
 def validate_document(doc: Any) -> dict[str, Any]:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.api import grade_code
+from grader.grading import grade_code
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
 from grader.mutants import Mutant, emptied, mutants
+from grader.quiz import validate_quiz
 
 
 @dataclass
@@ -125,11 +126,26 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     return problems
 
 
+def _validate_quiz(exercise: Exercise, sandbox: str | None, with_mutants: bool, background: bool) -> list[str]:
+    return validate_quiz(exercise)  # no sandbox: a quiz is graded by grader.quiz alone
+
+
+def _validate_code(exercise: Exercise, sandbox: str | None, with_mutants: bool, background: bool) -> list[str]:
+    return check_code(exercise, sandbox, with_mutants=with_mutants, background=background)
+
+
+# One validator per kind of grader.kinds.KINDS: (exercise, sandbox, mutants, background) -> problems.
+VALIDATORS: dict[str, Callable[[Exercise, str | None, bool, bool], list[str]]] = {
+    "code": _validate_code,
+    "quiz": _validate_quiz,
+}
+
+
 def check_exercise(exercise: Exercise, sandbox: str | None = None, *, with_mutants: bool = False,
                    background: bool = False) -> FolderReport:
     """One folder's report; `with_mutants` also grades the solution's mutants (many gradings)."""
     try:
-        problems = list(exercise.kind.validator(exercise, sandbox, with_mutants, background))
+        problems = list(VALIDATORS[exercise.kind.name](exercise, sandbox, with_mutants, background))
     except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
         problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
     return FolderReport(folder=exercise.id, ok=not problems, problems=problems,

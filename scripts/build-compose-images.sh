@@ -5,13 +5,12 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-base="learnai-base:bookworm"
+# shellcheck source=scripts/base-image.sh
+. "$root/scripts/base-image.sh"
 redis_image="${REDIS_IMAGE:-learnai-redis:7}"
 postgres_image="${POSTGRES_IMAGE:-learnai-postgres:15}"
-
-if ! docker image inspect "$base" >/dev/null 2>&1; then
-    "$root/scripts/make-debootstrap-base.sh" "$base"
-fi
+# Debian's redis and postgresql packages: always the local bookworm base (made if absent).
+base="$(choose_base "$LOCAL_BASE" 0)"
 docker build --pull=false -t "$redis_image" --build-arg "BASE_IMAGE=$base" \
     -f "$root/compose/redis.Dockerfile" "$root/compose"
 docker build --pull=false -t "$postgres_image" --build-arg "BASE_IMAGE=$base" \

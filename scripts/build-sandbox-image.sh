@@ -2,38 +2,27 @@
 # Build the grading sandbox image (grader/Dockerfile), with no registry needed.
 #
 # Environment:
-#   SANDBOX_IMAGE       tag to build            (default learnai-sandbox:latest)
+#   GRADER_SANDBOX_IMAGE  tag to build, the name the grader runs (default learnai-sandbox:latest;
+#                         SANDBOX_IMAGE is the older name of the same setting)
 #   SANDBOX_BASE_IMAGE  base image              (default python:3.11-slim; on GPU hosts a
 #                                                PyTorch CUDA runtime image)
 #   TORCH_FROM_BASE=1   the base already has torch 2.13.0 (CUDA); keep it
 #   SANDBOX_WHEELHOUSE  wheel cache directory   (default build/wheelhouse)
 #   SANDBOX_PYTHON_VERSION  the base's python3  (default 3.11)
-# When the base image is absent and cannot be pulled, and SANDBOX_BASE_IMAGE was not
-# set, a Debian bookworm base is made with debootstrap (scripts/make-debootstrap-base.sh).
+#   PYTHON              the venv's interpreter  (default .venv/bin/python: the grader hash)
+# The base is chosen as for every image here (scripts/base-image.sh): a Debian bookworm base
+# made with debootstrap when the default is absent and cannot be pulled.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-image="${SANDBOX_IMAGE:-learnai-sandbox:latest}"
-base="${SANDBOX_BASE_IMAGE:-python:3.11-slim}"
-local_base="learnai-base:bookworm"
+# shellcheck source=scripts/base-image.sh
+. "$root/scripts/base-image.sh"
+image="${GRADER_SANDBOX_IMAGE:-${SANDBOX_IMAGE:-learnai-sandbox:latest}}"
 torch_from_base="${TORCH_FROM_BASE:-0}"
 wheels="${SANDBOX_WHEELHOUSE:-$root/build/wheelhouse}"
-
-have_image() { docker image inspect "$1" >/dev/null 2>&1; }
-
-if ! have_image "$base"; then
-    if timeout 60 docker pull "$base" >/dev/null 2>&1; then
-        echo "pulled $base"
-    elif [ -z "${SANDBOX_BASE_IMAGE:-}" ] && command -v debootstrap >/dev/null; then
-        echo "$base is absent and no registry answers: using a debootstrap base ($local_base)"
-        have_image "$local_base" || "$root/scripts/make-debootstrap-base.sh" "$local_base"
-        base="$local_base"
-    else
-        echo "error: base image $base is absent and cannot be pulled" >&2
-        echo "       (install debootstrap, or set SANDBOX_BASE_IMAGE to an image you have)" >&2
-        exit 1
-    fi
-fi
+python="${PYTHON:-$root/.venv/bin/python}"
+explicit=0; [ -n "${SANDBOX_BASE_IMAGE:-}" ] && explicit=1
+base="$(choose_base "${SANDBOX_BASE_IMAGE:-python:3.11-slim}" "$explicit")"
 
 # The wheelhouse is kept between builds; pip download skips what is already there.
 if [ "$torch_from_base" = "1" ]; then
@@ -52,9 +41,10 @@ tar -C "$root/grader" --exclude='__pycache__' --exclude='*.pyc' --exclude='Docke
     | tar -C "$ctx/grader" -x
 cp -al "$wheels" "$ctx/wheelhouse" 2>/dev/null || cp -a "$wheels" "$ctx/wheelhouse"
 
-# Lets the backend and the tests tell an image built from other grader code
-# (grader/sandboxes/docker_image.py computes the same digest).
-grader_hash="$(cd "$root" && find grader -name '*.py' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
+# Lets the backend and the tests tell an image built from other grader code: the digest the
+# backend compares, computed by the same function (one source).
+grader_hash="$(cd "$root" && "$python" -c \
+    'from grader.sandboxes.docker_image import source_hash; print(source_hash())')"
 
 docker build --pull=false -t "$image" \
     --build-arg "BASE_IMAGE=$base" --build-arg "TORCH_FROM_BASE=$torch_from_base" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the web/worker image (top-level Dockerfile) with no registry needed, like
-# build-sandbox-image.sh: the same base image choice and a wheelhouse downloaded on the host.
+# build-sandbox-image.sh: the same base image choice (scripts/base-image.sh) and a wheelhouse
+# downloaded on the host.
 #
 # Environment:
 #   WEB_IMAGE           tag to build            (default learnai-web:latest)
@@ -10,31 +11,17 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=scripts/base-image.sh
+. "$root/scripts/base-image.sh"
 image="${WEB_IMAGE:-learnai-web:latest}"
-base="${WEB_BASE_IMAGE:-python:3.11-slim}"
-local_base="learnai-base:bookworm"
 wheels="${WEB_WHEELHOUSE:-$root/build/web-wheelhouse}"
 pip="${PIP:-$root/.venv/bin/pip}"
 python="${PYTHON:-$root/.venv/bin/python}"
 
-have_image() { docker image inspect "$1" >/dev/null 2>&1; }
-
 [ -f "$root/app/static/dist/editor.js" ] || { echo "error: run 'make bundle' first" >&2; exit 1; }
 
-if ! have_image "$base"; then
-    if [ -z "${WEB_BASE_IMAGE:-}" ] && have_image "$local_base"; then
-        base="$local_base"
-    elif timeout 60 docker pull "$base" >/dev/null 2>&1; then
-        echo "pulled $base"
-    elif [ -z "${WEB_BASE_IMAGE:-}" ] && command -v debootstrap >/dev/null; then
-        echo "$base is absent and no registry answers: using a debootstrap base ($local_base)"
-        "$root/scripts/make-debootstrap-base.sh" "$local_base"
-        base="$local_base"
-    else
-        echo "error: base image $base is absent and cannot be pulled" >&2
-        exit 1
-    fi
-fi
+explicit=0; [ -n "${WEB_BASE_IMAGE:-}" ] && explicit=1
+base="$(choose_base "${WEB_BASE_IMAGE:-python:3.11-slim}" "$explicit")"
 
 ctx="$(mktemp -d /tmp/learnai-web-ctx.XXXXXX)"
 trap 'rm -rf "$ctx"' EXIT

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole suite (`make test`), in groups that share the machine's cores; exits 1 if any group fails.
 #
-# Groups (every directory under tests/ belongs to exactly one, so nothing is left out):
-#   python    every directory but the three below, over pytest-xdist workers (-n)
+# Groups (every directory under tests/ belongs to exactly one, so nothing is left out;
+# tests/test_suite_layout.py checks it):
+#   python    every directory but the three below, over pytest-xdist workers (-n): what a plain
+#             `pytest` at the root runs (testpaths in pyproject.toml)
 #   docker    tests/docker: real containers, each capped at one CPU; its own process
 #   postgres  tests/postgres: one shared database, so one process
 #   browser   tests/browser: a live server and Chromium, one process
@@ -26,8 +28,8 @@ cores=$(nproc 2>/dev/null || echo 2)
 WORKERS="${TEST_WORKERS:-$(( cores < 4 ? cores : 4 ))}"  # each worker imports torch: ~0.5 GB
 DOCKER_WORKERS="${DOCKER_TEST_WORKERS:-0}"
 LANES="${TEST_LANES:-2}"
-GROUPS_WANTED="${TEST_GROUPS:-python docker postgres browser}"
-SERIAL_DIRS="docker postgres browser"
+SERIAL_DIRS="docker postgres browser"  # the groups of their own; pyproject's testpaths leaves them out
+GROUPS_WANTED="${TEST_GROUPS:-python $SERIAL_DIRS}"
 eval "EXTRA=(${PYTEST_ARGS:-})"  # shell words, so -m "not slow" stays two arguments
 
 RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/learnai-tests.XXXXXX")"
@@ -49,10 +51,8 @@ xdist() {  # pytest arguments for N workers (none for 0)
 
 group_args() {  # the pytest arguments of a group
   case "$1" in
-    python)
-      local ignores=()
-      for dir in $SERIAL_DIRS; do ignores+=("--ignore=tests/$dir"); done
-      echo "tests ${ignores[*]} $(xdist "$WORKERS")" ;;
+    # no path: pytest's testpaths (pyproject.toml), so a plain `pytest` is this group
+    python) echo "$(xdist "$WORKERS")" ;;
     docker) echo "tests/docker $(xdist "$DOCKER_WORKERS")" ;;
     *) echo "tests/$1" ;;
   esac

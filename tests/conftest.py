@@ -15,9 +15,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from grading_cache import GradingCache
 
 from grader.schema import MAX_TIME_S
+from tests.grading_cache import GradingCache
 
 REPO = Path(__file__).resolve().parent.parent
 EXERCISES = REPO / "exercises"

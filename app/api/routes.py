@@ -9,16 +9,18 @@ from flask import current_app, jsonify, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from app.accounts.identity import is_instructor, learner_key
+from app.accounts.identity import learner_key
 from app.api import bp
 from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error, unavailable
 from app.extensions import db
 from app.grading import admission, runs
+from app.grading.position import submission_api
 from app.grading.queue import get_queue
 from app.i18n import current_lang
 from app.models import Run, Submission
+from app.progress.access import find_readable
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +65,10 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
 
 @bp.get("/submissions/<submission_id>")
 def submission(submission_id: str) -> tuple[Response, int] | Response:
-    found = db.session.get(Submission, submission_id)
-    # Another learner's id answers exactly like an unknown one: ids leak nothing.
-    if found is None or not (found.learner == learner_key() or is_instructor()):
+    found = find_readable(submission_id)  # another learner's id answers like an unknown one
+    if found is None:
         return json_error(404, "unknown_submission", _("There is no submission with this id."))
-    response = jsonify(found.to_api())
+    response = jsonify(submission_api(found))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import abort, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -11,26 +9,17 @@ from app.accounts.identity import learner_key, storage_scope
 from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.exercises import bp
 from app.exercises.strings import editor_strings
+from app.grading.position import submission_api
 from app.i18n import current_lang
 from app.progress import drafts
+from app.progress.aggregates import learner_progress
 from app.progress.history import latest, own
 from app.progress.records import sort_key
-from app.progress.status import learner_progress
 from grader.api import Exercise
 
 
-def _localized_file(exercise: Exercise, stem: str, lang: str) -> Path | None:
-    """prompt.ja.md for Japanese when it exists and is not empty, else prompt.md."""
-    candidates = [exercise.path / f"{stem}.{lang}.md"] if lang != "en" else []
-    candidates.append(exercise.path / f"{stem}.md")
-    for path in candidates:
-        if path.is_file() and path.stat().st_size > 0:
-            return path
-    return None
-
-
 def _rendered(exercise: Exercise, stem: str, lang: str) -> str:
-    path = _localized_file(exercise, stem, lang)
+    path = exercise.localized_file(stem, lang)
     return render_cache().get(path).html if path else ""
 
 
@@ -44,9 +33,16 @@ def _without_leading_heading(html: str) -> str:
     return html
 
 
+# The page that shows each kind of grader.kinds.KINDS: its endpoint and the name of its id argument.
+KIND_PAGES: dict[str, tuple[str, str]] = {
+    "code": ("exercises.show", "exercise_id"),
+    "quiz": ("quizzes.show", "quiz_id"),
+}
+
+
 def exercise_url(exercise: Exercise) -> str:
     """Where an exercise is worked on: its kind's page (the editor for code, the quiz page for a quiz)."""
-    endpoint, argument = exercise.kind.page
+    endpoint, argument = KIND_PAGES[exercise.kind.name]
     return url_for(endpoint, **{argument: exercise.id})
 
 
@@ -68,7 +64,7 @@ def _last_submission(exercise: Exercise) -> dict[str, object] | None:
     last = latest(learner_key(), exercise.id)
     if last is None:
         return None
-    return {**last.to_api(), "url": url_for("progress.submission", submission_id=last.id)}
+    return {**submission_api(last), "url": url_for("progress.submission", submission_id=last.id)}
 
 
 def _restored(exercise: Exercise) -> dict[str, object] | None:

@@ -7,6 +7,8 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
+from grader.api import sandbox_isolated as grader_sandbox_isolated
+
 if TYPE_CHECKING:
     from flask import Flask
 
@@ -136,12 +138,7 @@ def init_app(app: Flask) -> None:
     def _sandbox_state() -> dict[str, object]:
         # Lazy: only pages that show it pay for asking the sandbox (docker's answer is cached).
         def sandbox_isolated() -> bool:
-            from grader.sandboxes import get_sandbox
-
-            try:
-                return get_sandbox(app.config["GRADER_SANDBOX"]).isolated
-            except ValueError:
-                return False
+            return grader_sandbox_isolated(app.config["GRADER_SANDBOX"])
 
         return {"sandbox_isolated": sandbox_isolated}
 

@@ -17,8 +17,9 @@ from app.instructor.learners import LEARNERS_PAGE, accounts, anonymous_learners,
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
 from app.instructor.validation import get_runner
+from app.progress.aggregates import learner_progress
 from app.progress.history import page
-from app.progress.status import by_lesson, learner_progress
+from app.progress.status import by_lesson
 from grader.api import Exercise
 
 

@@ -13,7 +13,7 @@ from app.accounts.identity import learner_key
 from app.content import exercise_catalog, lesson_catalog
 from app.i18n import current_lang
 from app.lessons import bp
-from app.progress.status import learner_progress
+from app.progress.aggregates import learner_progress
 
 # Headings as app/content/markdown.py renders them: <h2 id="...">text <a class="header-anchor"...
 _HEADING = re.compile(r'<h([23]) id="([^"]+)">(.*?)\s*<a class="header-anchor"', re.S)

@@ -77,3 +77,8 @@ def progress_table(learners: Iterable[str]) -> dict[str, dict[str, ExerciseProgr
     for row in db.session.execute(select(rows)):
         table[row.learner][row.exercise_id] = progress_of(row)
     return table
+
+
+def learner_progress(learner: str) -> dict[str, ExerciseProgress]:
+    """One learner's progress per exercise, aggregated in SQL (one row per exercise)."""
+    return progress_table([learner])[learner]

@@ -16,20 +16,21 @@ from werkzeug.wrappers import Response
 from app.accounts.identity import learner_key
 from app.accounts.models import User
 from app.content import exercise_catalog, lesson_catalog
-from app.content.check_titles import check_titles as titles_from_tests
 from app.extensions import db
 from app.i18n import current_lang
 from app.models import Submission
 from app.progress import bp
 from app.progress.access import readable_submission
+from app.progress.aggregates import learner_progress
 from app.progress.code_view import code_block
 from app.progress.diff import submission_diff
+from app.progress.documents import blocked_by
 from app.progress.history import page, previous_of
-from app.progress.status import by_lesson, learner_progress
+from app.progress.status import by_lesson
 from grader.api import Exercise
+from grader.api import check_titles as titles_from_tests
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
-_DEPENDS = re.compile(r"^depends on '([^']+)'$")
 
 
 @bp.app_template_filter("backticks")
@@ -58,15 +59,16 @@ _QUOTED_ID = re.compile(r"'([a-z0-9][a-z0-9-]*)'")
 
 
 @bp.app_template_global()
-def explain_skip(message: str, titles: dict[str, str]) -> str:
-    """Check ids in feedback replaced by titles: "depends on '<id>'" becomes a sentence in the
-    learner's language, and any other quoted check id becomes the check's title."""
-    found = _DEPENDS.match(str(message))
-    if found:
-        return _("Not run: “%(title)s” has to pass first.",
-                 title=titles.get(found.group(1), found.group(1)))
+def explain_skip(test: dict[str, Any], titles: dict[str, str]) -> str:
+    """A test entry's message with check ids replaced by titles: a check skipped because another
+    did not pass (its `blocked_by`) gets a sentence in the learner's language naming that check,
+    and any other quoted check id in a message becomes the check's title."""
+    blocker = blocked_by(test)
+    if blocker:
+        return _("Not run: “%(title)s” has to pass first.", title=titles.get(blocker, blocker))
+    message = str(test.get("message") or "")
     return _QUOTED_ID.sub(lambda m: f"“{titles[m.group(1)]}”" if m.group(1) in titles
-                          else m.group(0), str(message))
+                          else m.group(0), message)
 
 
 @bp.app_template_global()

@@ -60,13 +60,6 @@ def by_learner(records: Iterable[Attempt]) -> dict[str, dict[str, ExerciseProgre
     return table
 
 
-def learner_progress(learner: str) -> dict[str, ExerciseProgress]:
-    """One learner's progress per exercise, aggregated in SQL (one row per exercise)."""
-    from app.progress.aggregates import progress_table  # late: it builds on this module's types
-
-    return progress_table([learner])[learner]
-
-
 def by_lesson(exercises: Iterable[Exercise], progress: dict[str, ExerciseProgress]
               ) -> list[LessonProgress]:
     """The course's exercises grouped by lesson, each with this learner's progress."""

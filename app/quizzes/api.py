@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, jsonify
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from app.api.bodies import BadBody, read_body
@@ -12,8 +14,7 @@ from app.errors import json_error
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
-from app.quizzes.routes import grade_for, is_blank, quiz_or_none
-from app.quizzes.strings import text
+from app.quizzes.routes import EMPTY, grade_for, is_blank, quiz_or_none
 from grader.api import QuizAnswerError, public_questions, shuffled_questions
 
 
@@ -36,7 +37,7 @@ def api_questions(quiz_id: str) -> Response | tuple[Response, int]:
     exercise = quiz_or_none(quiz_id)
     lang = current_lang()
     if exercise is None:
-        return json_error(404, "unknown_quiz", text("no_quiz", lang))
+        return json_error(404, "unknown_quiz", _("There is no quiz with this id."))
     learner = attempts.learner_key()
     scores = attempts.scores(exercise.id, learner)
     questions = shuffled_questions(exercise, lang, f"{learner}:{exercise.id}:{scores.attempts}")
@@ -48,14 +49,17 @@ def api_questions(quiz_id: str) -> Response | tuple[Response, int]:
 def api_answers(quiz_id: str) -> Response | tuple[Response, int]:
     exercise = quiz_or_none(quiz_id)
     if exercise is None:
-        return json_error(404, "unknown_quiz", text("no_quiz", current_lang()))
+        return json_error(404, "unknown_quiz", _("There is no quiz with this id."))
     body = _body()
     if body is None or not isinstance(body.get("answers"), dict):
-        return json_error(400, "not_json", text("not_json", current_lang()))
+        return json_error(400, "not_json",
+                          _("Send the answers as a JSON object: {\"answers\": {question id: answer}}."))
     lang = _lang(body)
     learner = attempts.learner_key()
     if is_blank(body["answers"]):
-        return json_error(400, "empty_answers", text("empty", lang))
+        with force_locale(lang):  # the language the answers were sent in
+            message = str(EMPTY)
+        return json_error(400, "empty_answers", message)
     try:
         # Stored as normalised: numbers as numbers, blanks dropped, nothing unbounded.
         answers = normalize_answers(public_questions(exercise), body["answers"])

@@ -7,6 +7,8 @@ from functools import lru_cache
 from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError, ValidationError, validate_csrf
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -17,7 +19,6 @@ from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
-from app.quizzes.strings import strings, text
 from grader.api import (
     Exercise,
     ExerciseLoadError,
@@ -28,6 +29,9 @@ from grader.api import (
     shuffled_questions,
     wrong_tries,
 )
+
+# Also the API's answer (app.quizzes.api), in the language the answers were sent in.
+EMPTY = _l("No question was answered. Choose or type at least one answer, then check.")
 
 log = logging.getLogger(__name__)
 CSRF_FIELD = "csrf_token"
@@ -109,9 +113,7 @@ def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
     learner = attempts.learner_key()
     lesson = next((item for item in lesson_catalog().all(lang)
                    if item.number == exercise.config.lesson), None)
-    prompt = exercise.path / ("prompt.ja.md" if lang == "ja" else "prompt.md")
-    if not prompt.is_file():
-        prompt = exercise.path / "prompt.md"
+    prompt = exercise.localized_file("prompt", lang)
     results = {test["check"]: test for test in attempt.result["tests"]} if attempt else {}
     scores = attempts.scores(exercise.id, learner)
     # Choices in a new order for each attempt: position says nothing about the right one.
@@ -124,14 +126,13 @@ def _page(exercise: Exercise, *, attempt: attempts.QuizAttempt | None = None,
         exercise=exercise,
         title=exercise.config.title.get(lang),
         lesson=lesson,
-        prompt_html=render_cache().get(prompt).html if prompt.is_file() else "",
+        prompt_html=render_cache().get(prompt).html if prompt else "",
         questions=questions,
         shown=prefill(questions, answers),
         attempt=attempt,
         results=results,
         scores=scores,
         error=error,
-        s=strings(lang),
         reveal_after=load_quiz(exercise).reveal_after,
         before=before,
         after=after,
@@ -163,9 +164,10 @@ def answer(quiz_id: str) -> Response | tuple[str, int]:
     try:
         validate_csrf(request.form.get(CSRF_FIELD))
     except (ValidationError, CSRFError):
-        return _page(exercise, answers=answers, error=text("bad_form", lang), status=400)
+        expired = _("The form expired or did not come from this page. Reload the page and try again.")
+        return _page(exercise, answers=answers, error=expired, status=400)
     if is_blank(answers):
-        return _page(exercise, answers={}, error=text("empty", lang), status=400)
+        return _page(exercise, answers={}, error=str(EMPTY), status=400)
     learner = attempts.learner_key()
     try:
         answers = normalize_answers(questions, answers)

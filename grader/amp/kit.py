@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from grader.amp import registry
+from grader.amp import checks
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import EXTRA_NOTES, reference_run, weights_match
+from grader.amp.registry import RUNS_HINT, RUNS_TITLE, WEIGHTS_HINT, WEIGHTS_TITLE
 from grader.amp.review import Review
 from grader.amp.timeline import publish as publish_timeline
 from grader.testing import Text, check_info, made_here
@@ -29,16 +30,6 @@ from grader.testing import check as declare
 __all__ = ["LoopSpec", "check", "fixtures", "runs", "weights"]
 
 NOT_ABOUT_WEIGHTS = frozenset({"mean-loss-returned", "one-scaler"})
-RUNS_TITLE = {"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"}
-RUNS_HINT = {"en": "Fix the mistake named above first; the rest follows.",
-             "ja": "まず上で指摘された誤りを直しましょう。"}
-WEIGHTS_TITLE = {"en": "Trains the model like the reference", "ja": "模範解答と同じように学習する"}
-# Shown only when every protocol check passed yet the weights differ: it must not blame a
-# step the learner got right, so it points at what the protocol checks cannot see.
-WEIGHTS_HINT = {"en": "Compare your loop with the prompt line by line: the data, the loss, the learning rate and "
-                      "what is returned must be the ones asked for.",
-                "ja": "問題文とループを 1 行ずつ見比べましょう。データ、損失、学習率、戻り値が求められたとおりか"
-                      "確認しましょう。"}
 
 
 def fixtures(scenario: str, params: dict[str, Any], spec: LoopSpec) -> tuple[Any, Any, Any]:
@@ -71,7 +62,7 @@ def fixtures(scenario: str, params: dict[str, Any], spec: LoopSpec) -> tuple[Any
 
 def check(slug: str, *, title: Text | None = None, hint: Text | None = None, **extra: Any) -> Any:
     """A test judging the registered AMP check `slug` (its standard title and hint unless given)."""
-    known = registry.get(slug)
+    known = checks.get(slug)
 
     def test(review: Review, lang: str) -> None:
         review.finding(slug).enforce(lang)
@@ -105,7 +96,7 @@ def weights(*, title: Text = WEIGHTS_TITLE, hint: Text = WEIGHTS_HINT, **extra: 
         if found.status == "fail":
             declared = {info.slug for item in request.session.items
                         if (info := check_info(getattr(item, "function", None))) is not None}
-            wrong = [slug for slug in registry.all_checks()
+            wrong = [slug for slug in checks.all_checks()
                      if slug in declared and slug not in NOT_ABOUT_WEIGHTS
                      and review.finding(slug).status == "fail"]
             if wrong:

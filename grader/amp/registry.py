@@ -1,4 +1,7 @@
-"""The one place an AMP check is registered: @register(slug, title=..., hint=...) on its function."""
+"""The one place an AMP check is registered: @register(slug, title=..., hint=...) on its function.
+
+Look checks up through grader.amp.checks, which imports every check module first.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +29,20 @@ class AmpCheck:
 
 CHECKS: dict[str, AmpCheck] = {}
 
+# The two outcome checks of every AMP exercise (grader.amp.kit's runs() and weights()): not
+# registered checks, but declared by slug like them, with these standard texts.
+RUNS_TITLE = {"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"}
+RUNS_HINT = {"en": "Fix the mistake named above first; the rest follows.",
+             "ja": "まず上で指摘された誤りを直しましょう。"}
+WEIGHTS_TITLE = {"en": "Trains the model like the reference", "ja": "模範解答と同じように学習する"}
+# Shown only when every protocol check passed yet the weights differ: it must not blame a
+# step the learner got right, so it points at what the protocol checks cannot see.
+WEIGHTS_HINT = {"en": "Compare your loop with the prompt line by line: the data, the loss, the learning rate and "
+                      "what is returned must be the ones asked for.",
+                "ja": "問題文とループを 1 行ずつ見比べましょう。データ、損失、学習率、戻り値が求められたとおりか"
+                      "確認しましょう。"}
+OUTCOME_TITLES: dict[str, Text] = {"runs": RUNS_TITLE, "weights-match-reference": WEIGHTS_TITLE}
+
 
 def register(slug: str, *, title: Text, hint: Text, advises: bool = False) -> Callable[[CheckFunction], CheckFunction]:
     """Register `function` as the AMP check `slug`; a second registration of a slug is a bug."""
@@ -40,21 +57,3 @@ def register(slug: str, *, title: Text, hint: Text, advises: bool = False) -> Ca
         return function
 
     return add
-
-
-def get(slug: str) -> AmpCheck:
-    """The check registered as `slug`, with the known slugs in the error when there is none."""
-    _load()
-    if slug not in CHECKS:
-        raise KeyError(f"no AMP check '{slug}' (known: {', '.join(sorted(CHECKS))})")
-    return CHECKS[slug]
-
-
-def all_checks() -> dict[str, AmpCheck]:
-    _load()
-    return CHECKS
-
-
-def _load() -> None:
-    # The check modules register on import; importing them here keeps callers from needing to.
-    from grader.amp import checks_clip, checks_loop, checks_mode, checks_scaler, checks_scope  # noqa: F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.amp import crash, registry
+from grader.amp import checks, crash
 from grader.amp.findings import Context, Finding, LoopSpec, failed, skipped
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace
@@ -45,7 +45,7 @@ class Review:
     def finding(self, slug: str) -> Finding:
         if slug not in self._findings:
             known = self.context.crash
-            check = registry.get(slug)
+            check = checks.get(slug)
             if known is not None and known.slug == slug:
                 self._findings[slug] = failed(slug, known.message, known.line)
             elif slug not in JUDGES_ABSENCE and not self.trained:
@@ -65,12 +65,12 @@ class Review:
                   "いません）。まだここで判定できることがありません。"})
 
     def all(self, slugs: list[str] | None = None) -> dict[str, Finding]:
-        return {slug: self.finding(slug) for slug in (slugs or list(registry.all_checks()))}
+        return {slug: self.finding(slug) for slug in (slugs or list(checks.all_checks()))}
 
     @property
     def advice(self) -> list[dict[str, str]]:
         """Non-failing notes; the checks add them as they run, so run the advising ones first."""
-        self.all([slug for slug, check in registry.all_checks().items() if check.advises])
+        self.all([slug for slug, check in checks.all_checks().items() if check.advises])
         return list(self.context.advice)
 
     def runs(self) -> Finding:

@@ -12,10 +12,10 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from corpus_cases import EXERCISES, Case, cases, failing_checks
 
 from grader.api import grade_code
 from grader.loader import load_exercise
+from tests.amp.corpus_cases import EXERCISES, Case, cases, failing_checks
 from tests.conftest import once_per_run
 
 AMP_SLUGS = {"forward-in-autocast", "backward-outside-autocast", "backward-on-scaled-loss",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import types
 
 import torch
-from amp_helpers import PARAMS, load_source, review_source, run_source
 
+from grader.amp.checks import all_checks
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import extras, reference_run, weights_match
-from grader.amp.registry import all_checks
+from tests.amp.amp_helpers import PARAMS, load_source, review_source, run_source
 
 EMPTY = "def train_one_epoch(model, loader, optimizer, criterion, scaler, device):\n    pass\n"
 FORWARD_ONLY = '''def train_one_epoch(model, loader, optimizer, criterion, scaler, device):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from amp_helpers import review_source
+
+from tests.amp.amp_helpers import review_source
 
 GOOD = '''import torch
 

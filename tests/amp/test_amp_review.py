@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from amp_helpers import review_source
 
+from grader.amp.checks import all_checks
 from grader.amp.findings import LoopSpec
-from grader.amp.registry import all_checks
 from grader.amp.review import Review
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace, TraceError
+from tests.amp.amp_helpers import review_source
 
 GOOD = '''import torch
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import torch
-from amp_helpers import load_source, run_source
 
 from grader.amp.tracer import Tracer
+from tests.amp.amp_helpers import load_source, run_source
 
 LOOP = '''
 import torch

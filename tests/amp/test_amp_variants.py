@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from amp_helpers import review_source
 
 from grader.amp.findings import LoopSpec
+from tests.amp.amp_helpers import review_source
 
 CLIP = '''import torch
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,18 +12,10 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-# tests/ is on sys.path (its conftest has no __init__.py), and tests/app would then shadow
-# the real `app` package as a namespace package under plain `pytest`; the repository
-# root must come first. (`python -m pytest` or pytest's `pythonpath = ["."]` do the same.)
-_REPO_ROOT = str(Path(__file__).resolve().parents[2])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
-
-from web_content import write_exercises, write_lessons  # noqa: E402
-from web_helpers import keyword_grader  # noqa: E402
-
-from app import create_app  # noqa: E402
-from app.extensions import db  # noqa: E402
+from app import create_app
+from app.extensions import db
+from tests.app.web_content import write_exercises, write_lessons
+from tests.app.web_helpers import keyword_grader
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,15 +10,8 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-# tests/ is on sys.path (its conftest has no __init__.py), and tests/app would then shadow
-# the real `app` package as a namespace package under plain `pytest`; the repository
-# root must come first. (`python -m pytest` or pytest's `pythonpath = ["."]` do the same.)
-_REPO_ROOT = str(Path(__file__).resolve().parents[2])
-if _REPO_ROOT not in sys.path:
-    sys.path.insert(0, _REPO_ROOT)
-
-from app import create_app  # noqa: E402
-from app.extensions import db  # noqa: E402
+from app import create_app
+from app.extensions import db
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"

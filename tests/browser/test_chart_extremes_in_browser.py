@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from figure_cases import EXTREMES  # noqa: E402
-
-from app.progress.figures import figure_layout  # noqa: E402
+from app.progress.figures import figure_layout
+from tests.figure_cases import EXTREMES
 
 pytestmark = pytest.mark.browser
 SOURCE = Path(__file__).resolve().parents[2] / "app" / "static" / "src" / "figures.js"

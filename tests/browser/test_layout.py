@@ -4,7 +4,11 @@ learner and as an instructor: nothing sticks out sideways, and the header fits t
 from __future__ import annotations
 
 import pytest
-from layout_helpers import (
+
+from app.content.lessons import LessonCatalog
+from app.content.markdown import RenderCache
+from tests.browser.conftest import REPO
+from tests.browser.layout_helpers import (
     CODE_EXERCISE,
     DESKTOP,
     MOBILE,
@@ -14,10 +18,6 @@ from layout_helpers import (
     make_account,
     overflow,
 )
-
-from app.content.lessons import LessonCatalog
-from app.content.markdown import RenderCache
-from tests.browser.conftest import REPO
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

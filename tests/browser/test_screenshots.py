@@ -11,9 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from layout_helpers import DESKTOP, MOBILE, overflow
 
 from grader.loader import load_exercises
+from tests.browser.layout_helpers import DESKTOP, MOBILE, overflow
 
 REPO = Path(__file__).resolve().parents[2]
 EXERCISE = "amp-train-one-epoch"

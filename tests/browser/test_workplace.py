@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from layout_helpers import (
+
+from tests.browser.layout_helpers import (
     CODE_EXERCISE,
     DESKTOP,
     MOBILE,

@@ -1,6 +1,6 @@
 """A stand-in grade function for the Celery load tests: fast, logs each call, sleeps on request.
 
-Loaded by the worker processes through GRADING_TEST_GRADE_FUNCTION=celery_fakes:grade.
+Loaded by the worker processes through GRADING_TEST_GRADE_FUNCTION=tests.celery.celery_fakes:grade.
 Code containing `# sleep S` sleeps S seconds on its first grading only (a re-grade after a
 worker was killed is quick); `# poison` kills the grading process every time, as code that takes
 its grader down with it would; every call appends "start|done <marker> <worker> <pid> <time>" to GRADING_TEST_LOG.

@@ -20,11 +20,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(REPO / "tests" / "app"))  # the app tests' small content folders
+from tests.app.web_content import write_exercises, write_lessons
 
-from web_content import write_exercises, write_lessons  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 _ports = itertools.count(6000 + (os.getpid() % 5) * 20)
 URL = "/api/exercises/add-numbers/submissions"
@@ -177,11 +175,11 @@ class Stack:
     def env(self) -> dict[str, str]:
         return {
             **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(REPO), str(HERE)]),
+            "PYTHONPATH": str(REPO),  # the app, and tests.celery.celery_fakes below
             "CELERY_BROKER_URL": self.redis.url, "DATABASE_URL": self.db_url,
             "EXERCISES_DIR": str(self.exercises), "LESSONS_DIR": str(self.lessons),
             "SECRET_KEY": "celery-tests", "GRADER_SANDBOX": "local",
-            "GRADING_TEST_GRADE_FUNCTION": "celery_fakes:grade", "GRADING_TEST_LOG": str(self.grade_log),
+            "GRADING_TEST_GRADE_FUNCTION": "tests.celery.celery_fakes:grade", "GRADING_TEST_LOG": str(self.grade_log),
             # Beats and sweeps often; the tests that kill a worker take a silent one as dead
             # after 5 s (QUICK_TAKEOVER), the others only after 30 s, so a process starved of
             # CPU on a loaded machine is not mistaken for a dead one.

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from celery_stack import Stack, Workers
+
+from tests.celery.celery_stack import Stack, Workers
 
 
 @pytest.fixture

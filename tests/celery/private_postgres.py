@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from celery_stack import free_port, wait_until
+from tests.celery.celery_stack import free_port, wait_until
 
 
 def binaries() -> Path | None:

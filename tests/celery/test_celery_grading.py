@@ -9,7 +9,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from celery_stack import QUICK_TAKEOVER, Learner, code, wait_until
+
+from tests.celery.celery_stack import QUICK_TAKEOVER, Learner, code, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from celery_stack import Learner, code, wait_until
+
+from tests.celery.celery_stack import Learner, code, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from celery_stack import Learner, Stack, Workers, code, wait_until
+
+from tests.celery.celery_stack import Learner, Stack, Workers, code, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -246,7 +247,7 @@ def test_redis_stopped_20_s_pages_work_writes_answer_503_nothing_lost(stack):
 
 @pytest.fixture
 def postgres_stack(tmp_path):
-    from private_postgres import PrivatePostgres, binaries
+    from tests.celery.private_postgres import PrivatePostgres, binaries
 
     if binaries() is None:
         pytest.skip("PostgreSQL's server binaries are not installed (Debian: postgresql)")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grading_cache import GradingCache
 
 from grader.loader import load_exercise, load_exercises
 from grader.sandboxes.base import Job
 from grader.sandboxes.docker import DockerSandbox
+from tests.grading_cache import GradingCache
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CODE = sorted(e.id for e in load_exercises(EXERCISES).exercises.values()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -35,8 +34,7 @@ def test_the_guide_has_a_complete_example(tmp_path: Path) -> None:
     assert any(name.startswith("tests/test_") for name in files)
     folder = copy_example(tmp_path)
     assert load_exercise(folder).id == folder.name
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lessons"))
-    from test_hints import gives_away
+    from tests.lessons.test_hints import gives_away
 
     assert not gives_away(files["hints.md"], files["solution.py"])
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grading_cache import GradingCache
 
 from grader.loader import load_exercise
+from tests.grading_cache import GradingCache
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 

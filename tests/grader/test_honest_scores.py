@@ -10,20 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grading_cache import GradingCache
 
 from grader.loader import load_exercise, load_exercises
 from grader.mutants import emptied
+from tests.grading_cache import GradingCache
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 CODE = sorted(e.id for e in load_exercises(EXERCISES).exercises.values() if e.config.kind == "code")
-
-
-def test_emptied_keeps_signatures_and_drops_work():
-    code = emptied("import torch\n\ndef f(a, b=2):\n    '''doc'''\n    return a + b\n")
-    namespace: dict = {}
-    exec(compile(code, "<emptied>", "exec"), namespace)  # noqa: S102 -- our own literal
-    assert namespace["f"](1) is None
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ import pytest
 
 from grader.kinds import KINDS, LESSONS
 from grader.loader import ExerciseLoadError, load_exercise
+from grader.validate import VALIDATORS
 
 TOML = 'id = "{id}"\nlesson = {lesson}\nkind = "{kind}"\n[title]\nen = "T"\nja = "T"\n'
 
@@ -36,3 +37,7 @@ def test_lessons_and_kinds_bound_the_schema(tmp_path: Path) -> None:
         load_exercise(_folder(tmp_path, "code", lesson=LESSONS + 1))
     with pytest.raises(ExerciseLoadError, match="'code', 'quiz'"):
         load_exercise(_folder(tmp_path, "essay"))
+
+
+def test_every_kind_has_a_validator() -> None:
+    assert set(VALIDATORS) == set(KINDS)

@@ -89,3 +89,25 @@ def test_lesson_listing_is_ordered(tmp_path: Path) -> None:
     found = load_exercises(tmp_path)
     assert [e.id for e in found.for_lesson(3)] == ["b-ex"]
     assert found.errors[0].problems == ["required file 'tests' is missing"]
+
+
+@pytest.mark.parametrize(("japanese", "expected"), [
+    (None, "English\n"),           # no translation
+    ("", "English\n"),             # an empty file
+    ("  \n\n", "English\n"),       # only whitespace
+    ("日本語\n", "日本語\n"),        # a translation
+])
+def test_one_rule_for_localized_prompts_and_hints(tmp_path: Path, japanese: str | None, expected: str) -> None:
+    folder = make_folder(tmp_path, "lang-rule", VALID.format(id="lang-rule"))
+    for stem in ("prompt", "hints"):
+        (folder / f"{stem}.md").write_text("English\n", encoding="utf-8")
+        if japanese is not None:
+            (folder / f"{stem}.ja.md").write_text(japanese, encoding="utf-8")
+    exercise = load_exercise(folder)
+    assert exercise.prompt("ja") == exercise.hints("ja") == expected
+    assert exercise.prompt("en") == "English\n"
+    found = exercise.localized_file("prompt", "ja")
+    assert found is not None and found.name == ("prompt.md" if expected == "English\n" else "prompt.ja.md")
+    (folder / "hints.md").unlink()
+    if expected == "English\n":
+        assert exercise.localized_file("hints", "ja") is None and exercise.hints("ja") == ""

@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grading_cache import GradingCache
 
 import grader.validate
 from grader.loader import load_exercise
 from grader.mutants import mutants
 from grader.validate import check_code
+from tests.grading_cache import GradingCache
 
 
 @pytest.mark.slow

@@ -71,6 +71,9 @@ def test_results_in_order_with_points_skips_and_authoring_errors(tmp_path: Path)
     assert got["value"].message == "2 ではなく 1 を返しました。" and got["value"].hint == "2 を返しましょう。"
     assert got["unseen"].status == "skip" and got["unseen"].message == "未確認: 何も実行されていません。"
     assert got["after-value"].status == "skip" and "value" in got["after-value"].message
+    # The check that blocked it, as data (results v1 `blocked_by`); no other entry has one.
+    assert got["after-value"].blocked_by == "value"
+    assert [r.check for r in plugin.results if r.blocked_by] == ["after-value"]
     # A misspelled slug is the author's error, with file and line, never a silent skip.
     assert got["typo"].status == "error"
     assert "tests/test_fake.py:20" in got["typo"].message and "'run'" in got["typo"].message

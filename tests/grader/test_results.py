@@ -25,6 +25,16 @@ def test_error_result_and_round_trip_validation() -> None:
     assert validate_document(doc) is doc
 
 
+def test_blocked_by_is_a_slug_or_null() -> None:
+    row = {"status": "skip", "check": "b", "title": "B", "message": "depends on 'a'", "blocked_by": "a"}
+    doc = {"version": 1, "status": "fail", "score": 0, "tests": [row, {"status": "pass"}]}
+    checked = validate_document(doc)
+    assert [t["blocked_by"] for t in checked["tests"]] == ["a", None]
+    for forged in ("A B", "<script>", "x" * 65, 7):
+        with pytest.raises(ValueError, match="blocked_by"):
+            validate_document({**doc, "tests": [{**row, "blocked_by": forged}]})
+
+
 @pytest.mark.parametrize("broken", [
     [], {"version": 2}, {"version": 1, "status": "great", "tests": [], "score": 1},
     {"version": 1, "status": "pass", "tests": [{"status": "won"}], "score": 1},

@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from grading_cache import GradingCache
 
 import grader.validate
 from grader.loader import load_exercise, load_exercises
 from grader.validate import check_exercise, validate_all
+from tests.grading_cache import GradingCache
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
 FOUND = load_exercises(EXERCISES)

@@ -10,9 +10,6 @@ status, error kind, the set of failing checks and every test's message and line.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from grader.loader import load_exercise
@@ -21,11 +18,8 @@ from grader.sandboxes.base import Job
 from grader.sandboxes.local import LocalSandbox
 from grader.sandboxes.local_warm import LocalMember
 from grader.schema import MAX_TIME_S
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "amp"))
-from corpus_cases import EXERCISES, cases, failing_checks  # noqa: E402
-
-from tests.conftest import copy_with_time_limit  # noqa: E402
+from tests.amp.corpus_cases import EXERCISES, cases, failing_checks
+from tests.conftest import copy_with_time_limit
 
 EXERCISE = "amp-train-one-epoch"
 SUBSET_SIZE = 5  # one pass and four mistake classes: about 10 gradings in all

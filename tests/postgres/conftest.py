@@ -7,7 +7,6 @@ wipe) to run them; without it every test here is skipped with that reason.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,17 +18,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
+from app import create_app
+from app.config import database_url
+from app.extensions import db
+from tests.app.web_content import write_exercises, write_lessons
+from tests.app.web_helpers import keyword_grader
+
 REPO = Path(__file__).resolve().parents[2]
-for extra in (str(REPO), str(REPO / "tests" / "app")):  # the app package, the app tests' helpers
-    if extra not in sys.path:
-        sys.path.insert(0 if extra == str(REPO) else 1, extra)
-
-from web_content import write_exercises, write_lessons  # noqa: E402
-from web_helpers import keyword_grader  # noqa: E402
-
-from app import create_app  # noqa: E402
-from app.config import database_url  # noqa: E402
-from app.extensions import db  # noqa: E402
 
 TABLES = ["users", "submissions", "drafts", "quiz_attempts", "exercise_validations", "runs"]
 

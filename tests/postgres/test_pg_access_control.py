@@ -1,3 +1,3 @@
-"""tests/app/test_access_control.py, run against PostgreSQL (schema from the migrations)."""
+"""tests/app/web/test_access_control.py, run against PostgreSQL (schema from the migrations)."""
 
-from test_access_control import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)
+from tests.app.web.test_access_control import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)

@@ -1,3 +1,3 @@
-"""tests/app/test_instructor.py, run against PostgreSQL (schema from the migrations)."""
+"""tests/app/instructor/test_instructor.py, run against PostgreSQL (schema from the migrations)."""
 
-from test_instructor import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)
+from tests.app.instructor.test_instructor import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)

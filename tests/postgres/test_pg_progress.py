@@ -1,3 +1,3 @@
-"""tests/app/test_progress.py, run against PostgreSQL (schema from the migrations)."""
+"""tests/app/progress/test_progress.py, run against PostgreSQL (schema from the migrations)."""
 
-from test_progress import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)
+from tests.app.progress.test_progress import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)

@@ -1,3 +1,3 @@
-"""tests/app/test_web_api.py, run against PostgreSQL: NUL bytes, big code, JSON results."""
+"""tests/app/api/test_web_api.py, run against PostgreSQL: NUL bytes, big code, JSON results."""
 
-from test_web_api import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)
+from tests.app.api.test_web_api import *  # noqa: F403  (the same tests; this folder's conftest gives PostgreSQL)

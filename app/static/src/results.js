@@ -45,14 +45,13 @@ function errorDetail(result, strings, onLine) {
   return box;
 }
 
-// The grader says "depends on '<check id>'" for a check it skipped; learners know checks by
-// their titles (in their language), never by internal ids.
-const DEPENDS = /^depends on '([^']+)'$/;
-
-export function explainSkip(message, titles, strings) {
-  const found = DEPENDS.exec(String(message || ""));
-  if (!found) return message;
-  return strings.depends_on.replace("{title}", titles[found[1]] || found[1]);
+// A check skipped because another did not pass carries that check's id (`blocked_by`, results
+// v1; the server fills it in for documents stored before it). Learners know checks by their
+// titles (in their language), never by internal ids.
+export function explainSkip(test, titles, strings) {
+  const blocker = typeof test.blocked_by === "string" ? test.blocked_by : null;
+  if (!blocker) return test.message;
+  return strings.depends_on.replace("{title}", titles[blocker] || blocker);
 }
 
 // Other messages may name a check by its id in quotes ('update-after-step'): show its title.
@@ -73,7 +72,7 @@ function testItem(test, strings, onLine, titles) {
   head.append(el("span", `badge ${status}`, unverifiable ? strings.unverifiable : strings[status]));
   item.append(head);
   const message = titledChecks(
-    status === "skip" ? explainSkip(test.message, titles, strings) : test.message, titles);
+    status === "skip" ? explainSkip(test, titles, strings) : test.message, titles);
   if (message) item.append(richText("p", "test-message", message));
   if (test.hint && status !== "pass") {
     const hint = richText("p", "test-hint", test.hint);

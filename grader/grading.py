@@ -1,0 +1,111 @@
+"""Grade or run learner code in a sandbox: platform faults come back as documents, never raised."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from grader.loader import Exercise
+from grader.messages import run_error
+from grader.results import error_result
+from grader.sandboxes import Job, get_sandbox
+from grader.sandboxes.base import internal_run, validate_run_document
+
+
+def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
+               sandbox: str | None = None, background: bool = False) -> dict[str, Any]:
+    """Grade `code` against `exercise`; platform faults come back as internal errors, not raised.
+
+    `background`: work no learner waits for (an instructor's check): one such grading at a
+    time, at the lowest CPU priority, never in a learner's warm sandbox (grader.sandboxes.lane).
+    """
+    try:
+        backend = get_sandbox(sandbox)
+        return backend.run(Job(exercise=exercise, code=code, lang=lang, background=background))
+    except Exception as exc:  # noqa: BLE001 -- the caller stores a verdict whatever happens
+        detail = f"{type(exc).__name__}: {exc}"
+        return error_result(exercise.id, "internal",
+                            run_error("internal", lang, detail=detail)).to_dict()
+
+
+def run_code(exercise: Exercise, code: str, *, lang: str = "en", sandbox: str | None = None,
+             cancel: threading.Event | None = None) -> dict[str, Any]:
+    """Run `code`'s top level in the exercise's sandbox and limits, without tests or a grade.
+
+    Returns {status: "ok"|"error", output (capped like grading's), error: {kind, message,
+    line, traceback} or None, duration_s}; kinds are the whole-run error kinds of grading
+    ("stopped" when `cancel` was set: the sandbox is killed within a fraction of a second).
+    """
+    try:
+        backend = get_sandbox(sandbox)
+        return backend.execute(Job(exercise=exercise, code=code, lang=lang, cancel=cancel))
+    except Exception as exc:  # noqa: BLE001 -- same promise as grade_code
+        return internal_run(run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))
+
+
+def run_stopped(lang: str, seconds: float) -> dict[str, Any]:
+    """The run document of a Run the learner stopped after `seconds`."""
+    return internal_run(run_error("stopped", lang, seconds=f"{seconds:.1f}"), kind="stopped",
+                        duration_s=round(seconds, 3))
+
+
+def run_failed(lang: str, detail: str = "") -> dict[str, Any]:
+    """The run document of a Run that failed on the platform's side (not the learner's fault)."""
+    return internal_run(run_error("internal", lang, detail=detail))
+
+
+def checked_run_document(doc: Any) -> dict[str, Any]:
+    """A run document as run_code returns it, checked; ValueError when it is not one."""
+    return validate_run_document(doc)
+
+
+def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
+    """Start this process's warm pool now (e.g. in a worker's process-init hook).
+
+    Without it the pool starts with the first job, which is then graded cold. Returns
+    whether the pool was full within `wait_s` seconds (0: do not wait).
+    """
+    backend = get_sandbox(sandbox)
+    pool = backend.warm_pool() if hasattr(backend, "warm_pool") else None
+    if pool is None:
+        return False
+    pool.start()
+    return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size
+
+
+def sandbox_isolated(sandbox: str | None = None) -> bool:
+    """Whether the sandbox `sandbox` resolves to isolates learner code (False when unknown)."""
+    try:
+        return get_sandbox(sandbox).isolated
+    except ValueError:
+        return False
+
+
+def claim_worker_identity() -> str:
+    """In a grading worker's main process, before its pool forks: sandboxes carry its identity."""
+    from grader.sandboxes.docker_owner import claim_identity_for_children
+
+    return claim_identity_for_children()
+
+
+def remove_orphan_sandboxes(sandbox: str | None = None, *, this_worker: bool = False) -> int:
+    """Remove docker sandbox containers of grading workers that are gone; returns how many.
+
+    `this_worker`: every container of this worker instead (its own shutdown). Nothing happens
+    unless `sandbox` resolves to the docker backend: only this project's labelled containers
+    are ever touched, and only where this process grades with Docker.
+    """
+    backend = get_sandbox(sandbox)
+    if backend.name != "docker":
+        return 0
+    from grader.sandboxes.docker import engine
+    from grader.sandboxes.docker_janitor import remove_orphans
+    from grader.sandboxes.docker_owner import worker_identity
+
+    client = engine().client
+    return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)
+
+
+def internal_error(exercise_id: str, lang: str, detail: str = "") -> dict[str, Any]:
+    """A results document for a platform fault (the learner is not blamed), as a dict."""
+    return error_result(exercise_id, "internal", run_error("internal", lang, detail=detail)).to_dict()

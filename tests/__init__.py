@@ -1,0 +1,1 @@
+"""The platform's test suite: one package per folder, so module names are unique from the root."""

@@ -1,0 +1,1 @@
+"""Tests of the AMP checks: tracer, static review, the corpus of learner submissions."""

@@ -1,0 +1,1 @@
+"""Tests of the Flask app, one package per app package."""

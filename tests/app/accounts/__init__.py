@@ -1,0 +1,1 @@
+"""Tests of app.accounts: sign-up, log-in, identity, sessions, anonymous expiry."""

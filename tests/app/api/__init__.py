@@ -1,0 +1,1 @@
+"""Tests of app.api: the JSON endpoints and hostile bodies."""

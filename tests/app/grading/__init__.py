@@ -1,0 +1,1 @@
+"""Tests of app.grading: the queue, fairness, claims, Runs, the worker."""

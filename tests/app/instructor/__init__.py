@@ -1,0 +1,1 @@
+"""Tests of app.instructor: the overview pages and their bounds."""

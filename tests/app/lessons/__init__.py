@@ -1,0 +1,1 @@
+"""Tests of app.lessons: the course, lesson pages and the workplace."""

@@ -1,0 +1,1 @@
+"""Tests of app.progress: states, history, figures, the quota."""

@@ -1,0 +1,1 @@
+"""Tests of app.quizzes: quiz pages and the quiz API."""

@@ -1,0 +1,1 @@
+"""Browser tests: a live server driven through Chromium (their own group)."""

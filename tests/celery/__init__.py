@@ -1,0 +1,1 @@
+"""Celery tests: real redis-server, real workers, faults."""

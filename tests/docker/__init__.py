@@ -1,0 +1,1 @@
+"""Docker sandbox tests: real containers (their own group)."""

@@ -1,0 +1,1 @@
+"""Tests of the grader: loader, harness, runner, sandboxes, validate, golden folders."""

@@ -1,0 +1,1 @@
+"""Tests of the lessons: code blocks run, hints, glossary, lessons match exercises."""

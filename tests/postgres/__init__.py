@@ -1,0 +1,1 @@
+"""The app's tests on a real PostgreSQL server (their own group)."""

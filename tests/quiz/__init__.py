@@ -1,0 +1,1 @@
+"""Tests of grader.quiz: quiz schema, answers and grading."""
