@@ -69,7 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
-        from app.grading.worker import recover_unfinished
+        from app.grading.queue import recover_unfinished
 
         recover_unfinished(app)
         recover_runs = getattr(app.extensions["grading_queue"], "recover_runs", None)

@@ -16,8 +16,8 @@ from app.content import exercise_catalog
 from app.errors import json_error, unavailable
 from app.extensions import db
 from app.grading import admission, runs
+from app.grading.handle import get_queue
 from app.grading.position import submission_api
-from app.grading.queue import get_queue
 from app.i18n import current_lang
 from app.models import Run, Submission
 from app.progress.access import find_readable

@@ -93,7 +93,7 @@ def run(run_id: str = "") -> str | None:
 @worker_ready.connect
 def _start_sweeping(**_: Any) -> None:
     from app.grading import maintenance
-    from app.grading.queue import get_queue
+    from app.grading.handle import get_queue
 
     app = flask_app()
     maintenance.start(app, get_queue(app))  # type: ignore[arg-type]  # also removes dead workers' sandboxes

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from celery import Celery
 
 from app.extensions import db
-from app.grading.routing import QUEUES, queue_kind
+from app.grading.routing import QUEUES, RUN_QUEUE, queue_kind
 from app.models import Submission
 
 if TYPE_CHECKING:
@@ -22,7 +22,6 @@ TASK = "grading.grade"
 # Runs (the Run button) have a task and a queue of their own: a `-Q runs` worker takes them,
 # so a Run never takes a grading worker's slot nor waits behind gradings (app.grading.runs).
 RUN_TASK = "grading.run"
-RUN_QUEUE = "runs"
 # A publish that cannot reach Redis fails within about a second: the request answers 503
 # and the submission is not kept, rather than hanging the learner's request.
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}

@@ -7,6 +7,7 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
+from app.grading.handle import get_queue
 from grader.api import sandbox_isolated as grader_sandbox_isolated
 
 if TYPE_CHECKING:
@@ -143,6 +144,39 @@ def init_app(app: Flask) -> None:
         return {"sandbox_isolated": sandbox_isolated}
 
 
-def get_queue(app: Flask) -> GradingQueue:
-    queue: GradingQueue = app.extensions["grading_queue"]
-    return queue
+def recover_unfinished(app: Flask) -> list[str]:
+    """Re-enqueue what a stopped server left queued or running; returns the ids."""
+    from sqlalchemy import inspect, select, update
+
+    from app.extensions import db
+    from app.grading.admission import forget_held
+    from app.models import Submission
+
+    queue = get_queue(app)
+    recover = getattr(queue, "recover", None)
+    if recover is not None:
+        return recover()  # a distributed queue: its workers reclaim and re-enqueue themselves
+    with app.app_context():
+        if not inspect(db.engine).has_table(Submission.__tablename__):
+            return []  # a fresh database before `flask db upgrade`
+        if getattr(queue, "grades_in_this_process", False):
+            # In-process grading: a job marked running when the server starts has no live worker.
+            db.session.execute(
+                update(Submission).where(Submission.status == "running")
+                .values(status="queued", claimed_by=None)
+            )
+            db.session.commit()
+            # ... and one left "held" was being admitted by a request that died with it.
+            forget_held(0)
+        ids = list(
+            db.session.scalars(
+                select(Submission.id)
+                .where(Submission.status == "queued")
+                .order_by(Submission.created_at)
+            )
+        )
+    for submission_id in ids:
+        queue.enqueue(submission_id)
+    if ids:
+        log.info("re-enqueued %d unfinished submission(s)", len(ids))
+    return ids

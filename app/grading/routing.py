@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from grader.api import Exercise
 
 QUEUES = ("cpu", "gpu")
+RUN_QUEUE = "runs"  # the Run button's lane (app.grading.runs): apart from grading's queues
 
 
 def queue_kind(app: Flask, exercise: Exercise | None) -> str:

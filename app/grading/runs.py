@@ -16,6 +16,7 @@ from sqlalchemy import delete, inspect, select, update
 from app.extensions import db
 from app.grading.admission import PENDING
 from app.grading.fairness import claim_fairest, fair_ids
+from app.grading.routing import RUN_QUEUE
 from app.models import Run, utcnow
 from grader.api import checked_run_document, run_failed, run_stopped
 
@@ -231,8 +232,6 @@ def sweep(app: Flask, queue: Any) -> int:
 
     Returns the tokens published.
     """
-    from app.grading.celery_queue import RUN_QUEUE
-
     end_stale(app)
     with app.app_context():
         queued = int(db.session.query(Run).filter(Run.status == "queued").count())

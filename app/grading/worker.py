@@ -10,11 +10,12 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app
-from sqlalchemy import inspect, select, update
+from sqlalchemy import select, update
 
 from app.extensions import db
 from app.grading.clock import db_now
 from app.grading.fairness import claim_fairest, claimable, fair_ids
+from app.grading.handle import get_queue
 from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests import it from here
 from app.grading.routing import queue_kind
 from app.grading.running_cap import lock_key, running_cap, under_cap
@@ -192,8 +193,6 @@ def _wake(app: Flask, kind: str | None) -> None:
     spent; without this, those jobs would wait for the next submission (or the Celery sweep)
     while a thread sits idle.
     """
-    from app.grading.queue import get_queue
-
     wake = getattr(get_queue(app), "wake", None)
     if wake is None:
         return
@@ -222,38 +221,3 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         finally:
             _wake(app, kind)
         return submission_id
-
-
-def recover_unfinished(app: Flask) -> list[str]:
-    """Re-enqueue what a stopped server left queued or running; returns the ids."""
-    from app.grading.admission import forget_held
-    from app.grading.queue import get_queue
-
-    queue = get_queue(app)
-    recover = getattr(queue, "recover", None)
-    if recover is not None:
-        return recover()  # a distributed queue: its workers reclaim and re-enqueue themselves
-    with app.app_context():
-        if not inspect(db.engine).has_table(Submission.__tablename__):
-            return []  # a fresh database before `flask db upgrade`
-        if getattr(queue, "grades_in_this_process", False):
-            # In-process grading: a job marked running when the server starts has no live worker.
-            db.session.execute(
-                update(Submission).where(Submission.status == "running")
-                .values(status="queued", claimed_by=None)
-            )
-            db.session.commit()
-            # ... and one left "held" was being admitted by a request that died with it.
-            forget_held(0)
-        ids = list(
-            db.session.scalars(
-                select(Submission.id)
-                .where(Submission.status == "queued")
-                .order_by(Submission.created_at)
-            )
-        )
-    for submission_id in ids:
-        queue.enqueue(submission_id)
-    if ids:
-        log.info("re-enqueued %d unfinished submission(s)", len(ids))
-    return ids

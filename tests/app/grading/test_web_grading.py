@@ -7,7 +7,8 @@ import threading
 import time
 
 from app.extensions import db
-from app.grading.worker import grade_submission, recover_unfinished
+from app.grading.queue import recover_unfinished
+from app.grading.worker import grade_submission
 from app.models import Submission
 from tests.app.web_helpers import keyword_grader, wait_for_done
 
