@@ -81,10 +81,11 @@ class Review:
         line = error.get("line")
         where_en, where_ja = (f" on line {line}", f"（{line} 行目）") if line else ("", "")
         if self.crash is not None:
+            title = registry.get(self.crash.slug).title  # learners read titles, never check ids
             return failed("runs", {
                 "en": f"Your function stopped{where_en} because of the mistake reported under "
-                      f"'{self.crash.slug}'.",
-                "ja": f"'{self.crash.slug}' で報告している誤りのため、関数が停止しまし"
+                      f"“{title['en']}”.",
+                "ja": f"「{title['ja']}」で報告している誤りのため、関数が停止しまし"
                       f"た{where_ja}。"},
                 line)
         kind, message = error.get("type", "Error"), str(error.get("message", ""))[:300]

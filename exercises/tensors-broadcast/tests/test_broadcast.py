@@ -43,7 +43,9 @@ def call(learner, name, *args):
 @check("standardize-shape-values",
        title={"en": "standardize_columns gives every column mean 0 and std 1",
               "ja": "standardize_columns で各列の平均が 0、標準偏差が 1 になる"},
-       hint={"en": "(x - x.mean(dim=0)) / x.std(dim=0)", "ja": "(x - x.mean(dim=0)) / x.std(dim=0) です。"})
+       hint={"en": "Reduce over the rows so that you get one mean and one standard deviation per column; "
+                   "broadcasting lines them up with x.",
+             "ja": "行方向に集約して、列ごとに 1 つの平均と 1 つの標準偏差を求めましょう。ブロードキャストで x とそろいます。"})
 def test_standardize(learner):
     x = data(1, 6, 3)
     got = call(learner, "standardize_columns", x)

@@ -1,0 +1,114 @@
+"""No prompt, hint or check text hands over a solution line or names a check id (grader.leaks)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.leaks import answer_lines, default_texts, folder_problems, is_api_only, normalised
+from grader.loader import load_exercise, load_exercises
+from grader.validate import check_exercise
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+CODE = sorted(e.id for e in load_exercises(EXERCISES).exercises.values() if e.config.kind == "code")
+
+# Hints as they were before issue 25: each handed over the line it was about.
+OLD_BROADCAST_HINT = ('hint={"en": "(x - x.mean(dim=0)) / x.std(dim=0)", '
+                      '"ja": "(x - x.mean(dim=0)) / x.std(dim=0) です。"}')
+
+
+@pytest.mark.parametrize("exercise_id", CODE)
+def test_no_text_hands_over_a_solution_line(exercise_id: str) -> None:
+    # The folder's prompts and hints (en and ja), every string in its tests, and the grader's
+    # default texts, against the solution's lines that the starter does not have.
+    assert folder_problems(EXERCISES / exercise_id) == []
+
+
+@pytest.mark.parametrize("exercise_id, line", [
+    ("tensors-broadcast", 6), ("bigger-checkpointing", 9), ("loop-evaluate", 16), ("tensors-devices", 12),
+    ("amp-train-one-epoch", 16), ("loop-checkpoint", 13),
+])
+def test_the_lines_the_review_found_are_answer_lines(exercise_id: str, line: int) -> None:
+    # The lines issue 25 found handed over; a scanner that looked for nothing would pass every folder.
+    folder = EXERCISES / exercise_id
+    found = answer_lines((folder / "solution.py").read_text(encoding="utf-8"),
+                         (folder / "starter.py").read_text(encoding="utf-8"))
+    assert line in {a.line for a in found}, found
+
+
+def test_the_grader_defaults_are_searched() -> None:
+    texts = default_texts()
+    assert any(t.where.startswith("grader/amp/checks_scaler.py") for t in texts)
+    assert any(t.where.startswith("grader/messages.py") for t in texts)
+
+
+def _copy(tmp_path: Path, exercise_id: str) -> Path:
+    folder = tmp_path / exercise_id
+    shutil.copytree(EXERCISES / exercise_id, folder)
+    return folder
+
+
+def test_the_old_broadcast_hint_is_caught(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, "tensors-broadcast")
+    tests = folder / "tests" / "test_broadcast.py"
+    source = tests.read_text(encoding="utf-8")
+    start = source.index('hint={"en": "Reduce over the rows')
+    end = source.index("})", start) + 1
+    tests.write_text(source[:start] + OLD_BROADCAST_HINT + source[end:], encoding="utf-8")
+    problems = folder_problems(folder)
+    assert problems and all("solution.py line 6" in p for p in problems), problems
+    hint_line = source[:start].count("\n") + 1
+    assert problems[0].startswith(f"tests/test_broadcast.py:{hint_line} hands over"), problems
+
+
+@pytest.mark.parametrize("text", [
+    "Write\n\n```python\nh = checkpoint(block, h, use_reentrant=False)\n```\n",  # fenced
+    "- ループの中で `h = checkpoint(block, h, use_reentrant=False)` とします。",  # Japanese, inline
+    "Use  checkpoint( block,h , use_reentrant = False ) in the loop.",  # spacing: a right-hand side
+])
+def test_a_line_is_found_fenced_inline_spaced_and_in_japanese(tmp_path: Path, text: str) -> None:
+    folder = _copy(tmp_path, "bigger-checkpointing")
+    (folder / "hints.ja.md").write_text(text, encoding="utf-8")
+    problems = folder_problems(folder, with_defaults=False)
+    assert any(p.startswith("hints.ja.md hands over solution.py line 9") for p in problems), problems
+
+
+def test_quotes_are_one() -> None:
+    assert normalised('torch.device("cuda")') == normalised("torch.device('cuda')") == "torch.device('cuda')"
+
+
+def test_a_line_the_starter_has_is_not_an_answer() -> None:
+    starter = "def f(x):\n    y = x.sum(dim=0) * 2 + 1\n    return y\n"
+    solution = "def f(x):\n    y = x.sum(dim=0) * 2 + 1\n    return y / x.shape[0] + x.mean(dim=1).max()\n"
+    found = answer_lines(solution, starter)
+    assert {a.line for a in found} == {3}  # the line and its right-hand side
+
+
+@pytest.mark.parametrize("code, api", [
+    ("scaler.update()", True), ("with torch.no_grad():", True), ("return w.grad", True),
+    ("model.eval()", True), ("scaler.step(optimizer)", True),
+    ("scaler.scale(loss).backward()", False), ("model.load_state_dict(checkpoint['model'])", False),
+    ("inputs = inputs.to(device)", False), ("if (i + 1) % accum_steps == 0:", False),
+])
+def test_naming_one_api_call_is_the_api_rung_not_the_line(code: str, api: bool) -> None:
+    assert is_api_only(code) is api
+
+
+def test_a_hint_naming_a_check_id_is_reported(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, "amp-train-one-epoch")
+    (folder / "hints.md").write_text("- Fix the mistake reported under 'backward-on-scaled-loss' first.\n",
+                                     encoding="utf-8")
+    problems = folder_problems(folder)
+    assert problems == ["hints.md names the check id 'backward-on-scaled-loss': name the check by its title"]
+
+
+def test_validate_reports_a_leaking_hint(tmp_path: Path) -> None:
+    # What an instructor sees: `grader validate` fails the folder and names the file and the line.
+    folder = _copy(tmp_path, "tensors-broadcast")
+    with (folder / "hints.md").open("a", encoding="utf-8") as hints:
+        hints.write("- Return `(a[:, None, :] - b[None, :, :]).pow(2).sum(dim=-1)`.\n")
+    report = check_exercise(load_exercise(folder), sandbox="local")
+    assert not report.ok
+    assert "hints.md hands over solution.py line 11" in "\n".join(report.problems), report.problems
