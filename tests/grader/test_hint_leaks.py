@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.api import grade_code
 from grader.leaks import answer_lines, default_texts, folder_problems, is_api_only, normalised
 from grader.loader import load_exercise, load_exercises
 from grader.validate import check_exercise
@@ -112,3 +113,18 @@ def test_validate_reports_a_leaking_hint(tmp_path: Path) -> None:
     report = check_exercise(load_exercise(folder), sandbox="local")
     assert not report.ok
     assert "hints.md hands over solution.py line 11" in "\n".join(report.problems), report.problems
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "amp" / "corpus" / "amp-train-one-epoch"
+
+
+@pytest.mark.parametrize("lang, named", [("en", "“The optimizer steps once per batch through the scaler”"),
+                                         ("ja", "「オプティマイザはバッチごとに 1 回、scaler 経由で step する」")])
+def test_the_weights_hint_names_the_failing_check_by_its_title(lang: str, named: str) -> None:
+    # It once said "Fix the mistake reported under 'step-through-scaler' first".
+    exercise = load_exercise(EXERCISES / "amp-train-one-epoch")
+    code = (CORPUS / "b08_optimizer_step_only.py").read_text(encoding="utf-8")
+    doc = grade_code(exercise, code, lang=lang, sandbox="local")
+    weights = next(t for t in doc["tests"] if t["check"] == "weights-match-reference")
+    assert weights["status"] == "fail"
+    assert named in weights["hint"] and "step-through-scaler" not in weights["hint"], weights["hint"]
