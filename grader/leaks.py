@@ -14,12 +14,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader import ladder
+from grader.ladder import LADDER_FILE
+
 GRADER = Path(__file__).resolve().parent
 # The grader's default texts a learner can read: run errors, the AMP checks' titles, hints and
-# messages, the AMP kit's runs/weights texts and its notes on extras.
-DEFAULT_TEXT_FILES = ("messages.py", "learner_errors.py", "amp/kit.py", "amp/outcome.py", "amp/checks_clip.py",
-                      "amp/checks_loop.py", "amp/checks_mode.py", "amp/checks_scaler.py", "amp/checks_scope.py",
-                      "amp/findings.py", "amp/review.py", "amp/crash.py")
+# messages, the AMP kit's runs/weights texts and its notes on extras, the hint ladder's default rungs.
+DEFAULT_TEXT_FILES = ("messages.py", "ladder.py", "learner_errors.py", "amp/kit.py", "amp/outcome.py",
+                      "amp/checks_clip.py", "amp/checks_loop.py", "amp/checks_mode.py", "amp/checks_scaler.py",
+                      "amp/checks_scope.py", "amp/findings.py", "amp/review.py", "amp/crash.py")
 MARKDOWN_TEXTS = ("prompt.md", "prompt.ja.md", "hints.md", "hints.ja.md")
 MIN_LINE = 12  # a shorter line (`loss.item()`) is the API itself; naming it is the API rung
 MIN_EXPRESSION = 25  # a right-hand side this long is the answer even without its `x =`
@@ -169,8 +172,8 @@ def folder_texts(folder: Path) -> list[Text]:
     """The learner-facing texts an exercise folder writes itself."""
     texts = [Text(name, (folder / name).read_text(encoding="utf-8")) for name in MARKDOWN_TEXTS
              if (folder / name).is_file()]
-    for name in sorted((folder / "hints").glob("*.toml")) if (folder / "hints").is_dir() else ():
-        texts.append(Text(f"hints/{name.name}", name.read_text(encoding="utf-8")))
+    if (folder / LADDER_FILE).is_file():  # the hint ladder's rungs
+        texts.append(Text(LADDER_FILE, (folder / LADDER_FILE).read_text(encoding="utf-8")))
     tests = folder / "tests"
     for path in sorted(tests.rglob("*.py")) if tests.is_dir() else ():
         texts += python_texts(path, str(path.relative_to(folder)))
@@ -216,6 +219,8 @@ def declared_slugs(folder: Path) -> set[str]:
     for path in sorted((folder / "tests").rglob("*.py")) if (folder / "tests").is_dir() else ():
         source = path.read_text(encoding="utf-8")
         slugs.update(re.findall(r"(?:@check|amp\.check)\(\s*[\"']([a-z0-9-]+)[\"']", source))
+        slugs.update(slug for factory, slug in (("amp.runs(", "runs"), ("amp.weights(", "weights-match-reference"))
+                     if factory in source)
     return slugs
 
 
@@ -237,4 +242,6 @@ def folder_problems(folder: Path, *, with_defaults: bool = True) -> list[str]:
                               if starter.is_file() else "", texts + (default_texts() if with_defaults else []))
     multiword = {s for s in declared_slugs(folder) | default_slugs() if "-" in s}
     problems += check_id_mentions(texts, multiword)
+    lessons = folder.resolve().parent.parent / "lessons"  # the course's lessons, beside exercises/
+    problems += ladder.problems(folder, declared_slugs(folder), lessons if lessons.is_dir() else None)
     return problems

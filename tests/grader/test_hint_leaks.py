@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from grader.api import grade_code
+from grader.ladder import DEFAULTS, lesson_sections, rungs
+from grader.ladder import problems as ladder_problems
 from grader.leaks import answer_lines, default_texts, folder_problems, is_api_only, normalised
 from grader.loader import load_exercise, load_exercises
 from grader.validate import check_exercise
@@ -128,3 +130,33 @@ def test_the_weights_hint_names_the_failing_check_by_its_title(lang: str, named:
     weights = next(t for t in doc["tests"] if t["check"] == "weights-match-reference")
     assert weights["status"] == "fail"
     assert named in weights["hint"] and "step-through-scaler" not in weights["hint"], weights["hint"]
+
+
+def test_the_ladder_rungs_come_from_the_folder_then_the_grader_then_the_lesson() -> None:
+    folder = EXERCISES / "tensors-broadcast"
+    own = rungs(folder, "distances-shape", "01-tensors")
+    assert [r.kind for r in own] == ["concept", "api"] and own[0].section == "Operations and broadcasting"
+    assert set(own[0].text) == {"en", "ja"}
+    amp = rungs(EXERCISES / "amp-train-one-epoch", "update-after-step", "03-mixed-precision")
+    assert [r.kind for r in amp] == ["concept", "api"] and amp[0].lesson == "03-mixed-precision"
+    plain = rungs(folder, "no-such-check", "01-tensors")
+    assert [(r.kind, r.lesson, r.section) for r in plain] == [("concept", "01-tensors", None)]
+
+
+def test_validate_reports_a_broken_ladder(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, "tensors-broadcast")
+    (folder / "hints.toml").write_text(
+        '[distance-shape]\nconcept = { en = "x" , ja = "y" }\n'
+        '[no-loops]\nlesson = "01-tensors"\nsection = "Broadcasting by hand"\napi = { en = "only English" }\n',
+        encoding="utf-8")
+    found = ladder_problems(folder, {"distances-shape", "no-loops"}, EXERCISES.parent / "lessons")
+    assert any("[distance-shape]: no check of this exercise" in p for p in found), found
+    assert any("[no-loops]: 'api' needs a non-empty 'en' and 'ja'" in p for p in found), found
+    assert any("has no heading 'Broadcasting by hand'" in p for p in found), found
+    assert any("hints.toml" in p for p in folder_problems(folder)), "validate's text check misses hints.toml"
+
+
+def test_every_default_rung_points_at_a_real_lesson_section() -> None:
+    for check, table in DEFAULTS.items():
+        sections = lesson_sections(EXERCISES.parent / "lessons", str(table["lesson"]))
+        assert sections and str(table["section"]).replace("`", "") in sections, check

@@ -68,8 +68,10 @@ def test_standardize(learner):
 
 @check("distances-shape", given=True,
        title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "pairwise_sq_distances が形状 (n, m) を返す"},
-       hint={"en": "a[:, None, :] - b[None, :, :] has shape (n, m, d); sum over the last axis.",
-             "ja": "a[:, None, :] - b[None, :, :] の形状は (n, m, d) です。最後の軸で合計しましょう。"})
+       hint={"en": "Give a and b each an axis of size 1, in different places, so that their difference "
+                   "broadcasts to (n, m, d); then reduce the axis of the coordinates.",
+             "ja": "a と b にそれぞれ別の位置で大きさ 1 の軸を入れると、差が (n, m, d) にブロードキャストされます。"
+                   "そのあと座標の軸で集約しましょう。"})
 def test_distances_shape(learner):
     got = call(learner, "pairwise_sq_distances", data(2, 4, 3), data(3, 5, 3))
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != (4, 5):
