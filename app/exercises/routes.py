@@ -110,6 +110,8 @@ def show(exercise_id: str) -> str | Response:
         restored=_restored(exercise),
         submit_url=url_for("api.submit", exercise_id=exercise.id),
         draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
+        # The script appends "<check>/<rung>": the hint ladder's endpoint (app.progress.hints).
+        hints_url=url_for("progress.reveal_hint", exercise_id=exercise.id, check="_", rung=2).removesuffix("_/2"),
         draft_scope=storage_scope(),
         server_draft=_server_draft(exercise),
         strings=editor_strings(),

@@ -61,7 +61,53 @@ export function titledChecks(message, titles) {
     (whole, id) => (Object.hasOwn(titles, id) ? `“${titles[id]}”` : whole));
 }
 
-function testItem(test, strings, onLine, titles) {
+// The hint ladder: after the nudge (test.hint), each press asks the server for the next rung,
+// the concept with its lesson section, then the API. The server records the reveal.
+async function askRung(hintsUrl, check, rung) {
+  const url = `${hintsUrl}${encodeURIComponent(check)}/${rung}`;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: "{}",
+    credentials: "same-origin",
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+function rungNode(found, strings) {
+  const node = richText("p", `test-hint hint-rung hint-${found.kind === "api" ? "api" : "concept"}`, found.text);
+  node.prepend(el("strong", null, `${strings[`hint_${found.kind}`] || strings.hint}: `));
+  // Only a same-origin path from the server becomes a link: the href is never learner-derived.
+  if (typeof found.lesson_url === "string" && found.lesson_url.startsWith("/")) {
+    const link = el("a", "hint-lesson", found.lesson_title || strings.hint_lesson);
+    link.href = found.lesson_url;
+    node.append(" ", el("span", null, `${strings.hint_lesson}: `), link);
+  }
+  return node;
+}
+
+function ladder(item, test, strings, hintsUrl) {
+  let next = 2;
+  const button = el("button", "hint-more", strings.hint_more);
+  button.type = "button";
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const found = await askRung(hintsUrl, test.check, next);
+      button.before(rungNode(found, strings));
+      next += 1;
+      if (found.more) button.disabled = false;
+      else button.remove();
+    } catch {
+      button.disabled = false;
+      button.textContent = strings.hint_failed;
+    }
+  });
+  item.append(button);
+}
+
+function testItem(test, strings, onLine, titles, hintsUrl) {
   const status = ["pass", "fail", "error", "skip"].includes(test.status) ? test.status : "error";
   const item = el("li", `test ${status}`);
   item.dataset.check = test.check || "";
@@ -77,6 +123,7 @@ function testItem(test, strings, onLine, titles) {
     const hint = richText("p", "test-hint", test.hint);
     hint.prepend(el("strong", null, `${strings.hint}: `));
     item.append(hint);
+    if (hintsUrl && test.check && strings.hint_more) ladder(item, test, strings, hintsUrl);
   }
   return item;
 }
@@ -98,7 +145,9 @@ export function showResult(container, result, strings, onLine) {
   if (tests.length) {
     const list = el("ol", "test-list");
     const titles = Object.fromEntries(tests.map((test) => [test.check, test.title || test.name]));
-    for (const test of tests) list.append(testItem(test, strings, onLine, titles));
+    // The page that may reveal rungs says where to ask (the exercise page; not a past submission).
+    const hintsUrl = container.closest("[data-hints-url]")?.dataset.hintsUrl || "";
+    for (const test of tests) list.append(testItem(test, strings, onLine, titles, hintsUrl));
     container.append(list);
   }
   showFigures(container, result.figures);
