@@ -189,17 +189,28 @@ def default_texts() -> list[Text]:
 
 
 def solution_leaks(solution: str, starter: str, texts: list[Text]) -> list[str]:
-    """A problem for every text that contains a solution line the starter does not have."""
+    """A problem for every text that contains a solution line the starter does not have, and for
+    every code span of a hint (not a prompt, which states the task) that is most of such a line."""
     answers = answer_lines(solution, starter)
     problems = []
     seen = set()
     for text in texts:
         body = normalised(text.text)
+        spans = [] if text.where.startswith("prompt") else [
+            key for span in re.findall(r"`([^`\n]+)`", text.text)
+            if len(key := normalised(span)) >= MIN_LINE and not is_api_only(span)]
         for answer in answers:
-            if answer.key in body and (text.where, answer.line) not in seen:
-                seen.add((text.where, answer.line))
-                problems.append(f"{text.where} hands over solution.py line {answer.line} "
-                                f"`{answer.code.strip()[:80]}`: teach the idea or name the API, never the line")
+            if (text.where, answer.line) in seen:
+                continue
+            if answer.key in body:
+                what = "hands over"
+            elif any(span in answer.key and 2 * len(span) >= len(answer.key) for span in spans):
+                what = "quotes most of"
+            else:
+                continue
+            seen.add((text.where, answer.line))
+            problems.append(f"{text.where} {what} solution.py line {answer.line} "
+                            f"`{answer.code.strip()[:80]}`: teach the idea or name the API, never the line")
     return problems
 
 

@@ -160,3 +160,14 @@ def test_every_default_rung_points_at_a_real_lesson_section() -> None:
     for check, table in DEFAULTS.items():
         sections = lesson_sections(EXERCISES.parent / "lessons", str(table["lesson"]))
         assert sections and str(table["section"]).replace("`", "") in sections, check
+
+
+def test_a_hint_quoting_most_of_a_line_is_reported_but_a_prompt_may_state_the_task(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, "tensors-broadcast")
+    (folder / "hints.md").write_text("- Start from `a[:, None, :] - b[None, :, :]`.\n", encoding="utf-8")
+    problems = folder_problems(folder, with_defaults=False)
+    assert problems == ["hints.md quotes most of solution.py line 11 `(a[:, None, :] - b[None, :, :])"
+                        ".pow(2).sum(dim=-1)`: teach the idea or name the API, never the line"]
+    (folder / "hints.md").unlink()
+    (folder / "prompt.md").write_text("Compute `a[:, None, :] - b[None, :, :]` first.\n", encoding="utf-8")
+    assert folder_problems(folder, with_defaults=False) == []
