@@ -12,6 +12,7 @@ from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.exercises import bp
 from app.exercises.strings import editor_strings
 from app.i18n import current_lang
+from app.models import as_utc
 from app.progress import drafts
 from app.progress.history import latest, own
 from app.progress.records import sort_key
@@ -79,7 +80,7 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
     mine = own(learner_key(), exercise.id, wanted)
     if mine is None:
         return None
-    return {"code": mine.code, "created_at": mine.created_at.isoformat()}
+    return {"code": mine.code, "created_at": as_utc(mine.created_at).isoformat()}
 
 
 @bp.get("/exercises/<exercise_id>")

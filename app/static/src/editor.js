@@ -14,6 +14,7 @@ import { failingLines, goToLine, markFailingLines } from "./failing-lines.js";
 import { RequestError, submitCode, waitForResult } from "./grading.js";
 import { failingLinesOf, showProblem, showResult } from "./results.js";
 import { setUpRun } from "./run.js";
+import { localTime } from "./times.js";
 
 const STEPS = ["queued", "running", "done"];
 
@@ -126,8 +127,7 @@ function setUp(root) {
   const restored = readJson("restored-submission");
   if (restored && typeof restored.code === "string") {
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: restored.code } });
-    const when = new Date(restored.created_at).toLocaleString(document.documentElement.lang);
-    draftNote.textContent = strings.restored.replace("{time}", when);
+    draftNote.textContent = strings.restored.replace("{time}", localTime(restored.created_at));
     draftNote.hidden = false;
     // Drop ?restore= so a reload shows the learner's draft rather than restoring again.
     window.history.replaceState(null, "", window.location.pathname);
@@ -226,8 +226,8 @@ function setUp(root) {
   // Coming back to the exercise: the last result is shown again, or still awaited.
   async function resume(last) {
     if (!last) return;
-    const when = new Date(last.created_at || Date.now());
-    lastNote.textContent = `${strings.last_result} ${when.toLocaleString(document.documentElement.lang)}`;
+    // The submission's own time, in the learner's zone (it once showed the page-load time).
+    lastNote.textContent = `${strings.last_result} ${localTime(last.created_at)}`.trimEnd();
     if (last.url) {
       const link = document.createElement("a");
       link.href = last.url;
