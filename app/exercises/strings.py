@@ -23,6 +23,9 @@ def editor_strings() -> dict[str, str]:
         "line": _("line"),
         "hint": _("Hint"),
         "hint_more": _("More help"),
+        # {count} is filled in by the script.
+        "skip_group": _("{count} checks were not run"),
+        "skip_which": _("Which checks"),
         "hint_concept": _("The idea"),
         "hint_api": _("The API to use"),
         "hint_lesson": _("In the lesson"),

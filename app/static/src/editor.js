@@ -188,6 +188,19 @@ function setUp(root) {
     }
   }
 
+  // On a phone the results start below the editor, out of sight: after a submission the verdict
+  // scrolls into view and takes the focus (a screen reader reads it). Where it is already in
+  // sight (beside the editor on a desktop) the focus stays in the editor.
+  function bringVerdictIntoView() {
+    const verdict = results.querySelector(".verdict");
+    if (!verdict) return;
+    const box = verdict.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    verdict.tabIndex = -1;
+    verdict.scrollIntoView({ block: "start", behavior: "auto" });
+    verdict.focus({ preventScroll: true });
+  }
+
   function present(result) {
     showResult(results, result, strings, onLine);
     markFailingLines(view, failingLinesOf(result));
@@ -197,6 +210,7 @@ function setUp(root) {
   async function submit() {
     if (busy) return;
     busy = true;
+    let graded = false;
     submitButton.disabled = true;
     submitButton.textContent = strings.submitting;
     results.replaceChildren();
@@ -212,6 +226,7 @@ function setUp(root) {
       if (draftUrl) saveServerDraft(draftUrl, code); // not awaited: grading need not wait
       const sent = await submitCode(root.dataset.submitUrl, code, document.documentElement.lang);
       present(await follow(sent.id, sent));
+      graded = true;
     } catch (error) {
       const refused = error instanceof RequestError && error.message !== "timeout";
       showProblem(results, refused ? `${strings.request_error} ${error.message}` : strings.network_error);
@@ -221,6 +236,8 @@ function setUp(root) {
       submitButton.disabled = false;
       submitButton.textContent = strings.submit;
     }
+    // After the page has settled (the button and the wait note change size as they reset).
+    if (graded) window.requestAnimationFrame(bringVerdictIntoView);
   }
 
   // Coming back to the exercise: the last result is shown again, or still awaited.

@@ -138,6 +138,38 @@ export function failingLinesOf(result) {
   return lines;
 }
 
+// Checks skipped for one same reason (the function stopped before they could look) read as one
+// card naming them all: a starter once made a phone page of a dozen identical cards.
+const GROUP_AT = 3;
+
+function skipGroups(tests, titles, strings) {
+  const groups = new Map();
+  for (const test of tests) {
+    if (test.status !== "skip") continue;
+    const message = titledChecks(explainSkip(test.message, titles, strings), titles);
+    if (!groups.has(message)) groups.set(message, []);
+    groups.get(message).push(test);
+  }
+  return [...groups].filter(([, members]) => members.length >= GROUP_AT);
+}
+
+function groupItem(message, members, strings) {
+  const item = el("li", "test skip skip-group");
+  item.dataset.checks = members.map((test) => test.check || "").join(" ");
+  const head = el("div", "test-head");
+  head.append(el("span", "test-title", strings.skip_group.replace("{count}", members.length)));
+  head.append(el("span", "badge skip", strings.skip));
+  item.append(head);
+  if (message) item.append(richText("p", "test-message", message));
+  const details = el("details", "skip-members");
+  details.append(el("summary", null, strings.skip_which));
+  const list = el("ul");
+  for (const test of members) list.append(el("li", null, test.title || test.name));
+  details.append(list);
+  item.append(details);
+  return item;
+}
+
 export function showResult(container, result, strings, onLine) {
   container.replaceChildren(verdict(result, strings));
   if (result.status === "error") container.append(errorDetail(result, strings, onLine));
@@ -147,7 +179,15 @@ export function showResult(container, result, strings, onLine) {
     const titles = Object.fromEntries(tests.map((test) => [test.check, test.title || test.name]));
     // The page that may reveal rungs says where to ask (the exercise page; not a past submission).
     const hintsUrl = container.closest("[data-hints-url]")?.dataset.hintsUrl || "";
-    for (const test of tests) list.append(testItem(test, strings, onLine, titles, hintsUrl));
+    const grouped = new Map();
+    for (const [message, members] of strings.skip_group ? skipGroups(tests, titles, strings) : []) {
+      for (const test of members) grouped.set(test, [message, members]);
+    }
+    for (const test of tests) {
+      const group = grouped.get(test);
+      if (!group) list.append(testItem(test, strings, onLine, titles, hintsUrl));
+      else if (group[1][0] === test) list.append(groupItem(group[0], group[1], strings));
+    }
     container.append(list);
   }
   showFigures(container, result.figures);
