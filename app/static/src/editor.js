@@ -106,7 +106,8 @@ function setUp(root) {
         failingLines,
         // The page's CSP allows injected styles only with this response's nonce.
         EditorView.cspNonce.of(root.dataset.cspNonce || ""),
-        EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label") }),
+        EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label"),
+          "aria-describedby": "editor-keys" }), // Tab indents here: the note says how to leave
         EditorView.updateListener.of((update) => {
           if (update.docChanged) {
             const code = update.state.doc.toString();
@@ -280,6 +281,11 @@ function setUp(root) {
     draftNote.hidden = true;
   }
 
+  // The skip link lands in the editor itself, not on the panel around it.
+  document.querySelector("a[data-to-editor]")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    view.focus();
+  });
   submitButton.addEventListener("click", submit);
   resetButton.addEventListener("click", reset);
   submitButton.disabled = false;
