@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 from types import ModuleType
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
+from grader.messages import RUN_ERRORS, run_error
+from grader.missing import describe_missing, missing_name
 from grader.results import TestResult, settle
 from grader.testing import CheckInfo, Feedback, NotChecked, check_info, localize
 
@@ -68,6 +71,26 @@ LEARNER_RAISED_NO_LINE = {
 }
 
 
+STOPPED_BEFORE = {
+    "en": "Not checked: your code had already been stopped.",
+    "ja": "未確認: コードはすでに停止されていました。",
+}
+FIRST_LOOP = {
+    "en": "The first loop of your code is on line {line}.",
+    "ja": "コードの最初のループは {line} 行目です。",
+}
+
+
+def first_loop_line(source: str) -> int | None:
+    """The line of the learner's first while or for loop: where to start looking after a time-out."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    loops = [node.lineno for node in ast.walk(tree) if isinstance(node, (ast.While, ast.For, ast.AsyncFor))]
+    return min(loops) if loops else None
+
+
 class GraderPlugin:
     """Holds the learner handle, serves fixtures and turns reports into results, in file order."""
 
@@ -77,6 +100,7 @@ class GraderPlugin:
         self._learner = learner
         self._lang = lang
         self.results: list[TestResult] = []
+        self._fatal_told = False  # a stopped run is reported once, by the first check it stopped
         self._by_slug: dict[str, TestResult] = {}
         self._solution: ModuleType | None = None
         self.problems: dict[str, str] = {}
@@ -154,6 +178,28 @@ class GraderPlugin:
         self.results.append(result)
         self._by_slug.setdefault(info.slug, result)
 
+    def _describe_fatal(self, result: TestResult, fatal: LearnerFatal) -> None:
+        """The run was stopped (time, memory, output): the first check it hit says so once, in the
+        learner's language and with a line to look at; the checks after it were not run. A time-out
+        once repeated "time limit of 30 s exceeded" on every card, in English, with a generic hint."""
+        result.hint = ""
+        if self._fatal_told:
+            result.status = "skip"
+            result.message = localize(STOPPED_BEFORE, self._lang)
+            return
+        self._fatal_told = True
+        limits = self._exercise.config.limits
+        limit = {"timeout": f"{limits.time_s:g}", "memory": str(limits.memory_mb),
+                 "output-limit": str(limits.output_kb)}.get(fatal.kind, "")
+        result.status = "error"
+        result.line = fatal.line or (first_loop_line(self._learner.source) if fatal.kind == "timeout" else None)
+        if fatal.kind in RUN_ERRORS:
+            result.message = run_error(fatal.kind, self._lang, limit=limit, detail=str(fatal), line=fatal.line)
+        else:
+            result.message = str(fatal)
+        if fatal.kind == "timeout" and result.line and not fatal.line:
+            result.message += " " + localize(FIRST_LOOP, self._lang).format(line=result.line)
+
     def _describe_failure(self, result: TestResult, info: CheckInfo, excinfo: Any) -> None:
         error = excinfo.value if excinfo is not None else None
         result.status = "fail"
@@ -168,9 +214,10 @@ class GraderPlugin:
             result.hint = ""
             result.message = f"The exercise's tests are broken: {error}"
         elif isinstance(error, LearnerFatal):
-            result.status = "error"
-            result.message = str(error)
-            result.line = error.line
+            self._describe_fatal(result, error)
+        elif isinstance(error, LearnerError) and (name := missing_name(error.error)):
+            message, result.line = describe_missing(name, self._learner.source)
+            result.message = localize(message, self._lang)
         elif isinstance(error, LearnerError):
             line = error.line
             template = LEARNER_RAISED if line else LEARNER_RAISED_NO_LINE
