@@ -35,7 +35,10 @@ def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
             if scaler not in series and len(series) >= MAX_SCALERS:
                 continue
             series.setdefault(scaler, []).append([step, in_use[scaler]])
-            if event.get("stepped") is False:
+            if event.get("raised"):  # a crash is not a skip: saying inf/NaN would teach the wrong cause
+                marks.append({"x": step, "label": {"en": "stopped: scaler.step raised an error",
+                                                   "ja": "停止：scaler.step でエラー"}})
+            elif event.get("stepped") is False:
                 marks.append({"x": step, "label": {"en": "skipped: inf/NaN gradient",
                                                    "ja": "スキップ：勾配に inf/NaN"}})
     if not series:
