@@ -131,7 +131,15 @@ DEFAULTS: dict[str, dict[str, object]] = {
                     "ja": "bfloat16 は float32 と同じ範囲を持つので、勾配がアンダーフローせず scaler も不要です。"},
         "api": {"en": "`torch.autocast` takes the precision as its `dtype` argument.",
                 "ja": "`torch.autocast` は精度を `dtype` 引数で受け取ります。"}},
-                      "accumulation-window": {
+                      "runs": {
+        "lesson": _L3, "section": "Common mistakes and what torch says",
+        "concept": {"en": "When one step raises, the epoch ends there and every later check has nothing to look at: "
+                          "the check named in the message is the mistake to fix first.",
+                    "ja": "1 つのステップでエラーが起きるとエポックはそこで終わり、後のチェックは確認できません。"
+                          "メッセージで名前が挙がったチェックの誤りを先に直しましょう。"},
+        "api": {"en": "The traceback in your code's output names the line and the call that raised.",
+                "ja": "コードの出力にあるトレースバックが、エラーを出した行と呼び出しを示します。"}},
+    "accumulation-window": {
         "lesson": "04-bigger-models", "section": "Gradient accumulation",
         "concept": {"en": "Gradients of several micro-batches add up in `.grad`; the optimizer steps once per window "
                           "and the gradients are cleared after that step.",
@@ -229,6 +237,14 @@ def problems(folder: Path, slugs: set[str], lessons: Path | None) -> list[str]:
     return found
 
 
+def _grader_check(folder: Path, check: str) -> bool:
+    """The folder uses the grader's own check of that id (amp.check("..."), amp.runs(), amp.weights()),
+    not a check of its own that happens to share the id (bigger-checkpointing has its own "runs")."""
+    factory = {"runs": "amp.runs(", "weights-match-reference": "amp.weights("}.get(check, f'amp.check("{check}"')
+    tests = Path(folder) / "tests"
+    return tests.is_dir() and any(factory in path.read_text(encoding="utf-8") for path in tests.rglob("*.py"))
+
+
 def rungs(folder: Path, check: str, lesson: str | None) -> list[Rung]:
     """The rungs above the nudge for one check: the folder's, else the grader's, else the lesson's."""
     try:
@@ -236,7 +252,7 @@ def rungs(folder: Path, check: str, lesson: str | None) -> list[Rung]:
     except LadderError:
         table = None
     if not isinstance(table, dict) or _table_problems(check, table):
-        table = DEFAULTS.get(check)
+        table = DEFAULTS.get(check) if _grader_check(folder, check) else None
     if table is None:
         return [Rung("concept", dict(GENERIC_CONCEPT), lesson)]
     where = (table.get("lesson") or lesson, table.get("section"))

@@ -13,6 +13,10 @@ from typing import Any
 from grader import figures
 
 MAX_SCALERS = 6
+CRASHED_NOTE = {"en": "The marked step stopped with an error in scaler.step (the checks above say why); it was "
+                      "not skipped for an inf or NaN gradient, and the run ended there.",
+                "ja": "印のあるステップは scaler.step でエラーになり停止しました（理由は上のチェックを参照）。"
+                      "勾配の inf や NaN によるスキップではなく、実行はそこで終わりました。"}
 
 
 def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
@@ -44,7 +48,8 @@ def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
     if not series:
         return None
     many = len(series) > 1
-    return {
+    crashed = any(mark["label"]["en"].startswith("stopped") for mark in marks)
+    figure = {
         "id": "loss-scale",
         "title": {"en": "Your loss scale, step by step", "ja": "あなたのロススケールの推移"},
         "x_label": {"en": "optimizer step (scaler.step)", "ja": "オプティマイザのステップ（scaler.step）"},
@@ -62,6 +67,9 @@ def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
                    for i, points in enumerate(series.values(), 1)],
         "marks": marks[: figures.MAX_MARKS],
     }
+    if crashed:  # the skip note would teach the wrong cause
+        figure["note"] = CRASHED_NOTE
+    return figure
 
 
 def publish(trace: dict[str, Any]) -> None:

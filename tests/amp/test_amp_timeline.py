@@ -56,6 +56,7 @@ def test_a_step_that_crashed_is_not_called_an_inf_nan_skip():
     assert [mark["x"] for mark in figure["marks"]] == [2]
     assert figure["marks"][0]["label"] == {"en": "stopped: scaler.step raised an error",
                                            "ja": "停止：scaler.step でエラー"}
+    assert "not skipped for an inf or NaN gradient" in figure["note"]["en"]
 
 
 def test_a_new_scaler_each_iteration_shows_as_many_lines():

@@ -171,3 +171,11 @@ def test_a_hint_quoting_most_of_a_line_is_reported_but_a_prompt_may_state_the_ta
     (folder / "hints.md").unlink()
     (folder / "prompt.md").write_text("Compute `a[:, None, :] - b[None, :, :]` first.\n", encoding="utf-8")
     assert folder_problems(folder, with_defaults=False) == []
+
+
+def test_a_folders_own_check_never_takes_an_amp_default_of_the_same_id() -> None:
+    # bigger-checkpointing declares its own "runs"; the AMP "runs" rungs are about a crashed epoch.
+    own = rungs(EXERCISES / "bigger-checkpointing", "runs", "04-bigger-models")
+    assert [(r.kind, r.lesson, r.section) for r in own] == [("concept", "04-bigger-models", None)]
+    amp = rungs(EXERCISES / "amp-train-one-epoch", "runs", "03-mixed-precision")
+    assert [r.kind for r in amp] == ["concept", "api"] and amp[0].section == "Common mistakes and what torch says"

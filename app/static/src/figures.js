@@ -139,11 +139,16 @@ function drawFigure(figure) {
   caption.textContent = String(figure.title || "");
   const legend = document.createElement("ul");
   legend.className = "figure-legend";
-  series.forEach((s, i) => {
+  const legendItems = series.map((s, i) => [s.name, COLORS[i % COLORS.length], false]);
+  // Like the server's legend: the marks' meaning, named once.
+  if (marks.length) legendItems.push([String(marks[0].label || ""), "#d62728", true]);
+  legendItems.forEach(([name, color, dashed]) => {
     const item = document.createElement("li");
     const swatch = svg("svg", { width: 12, height: 12, "aria-hidden": "true" });
-    swatch.append(svg("rect", { width: 12, height: 12, fill: COLORS[i % COLORS.length] }));
-    item.append(swatch, document.createTextNode(` ${s.name}`));
+    swatch.append(dashed
+      ? svg("line", { x1: 6, x2: 6, y1: 0, y2: 12, stroke: color, "stroke-dasharray": "3 2" })
+      : svg("rect", { width: 12, height: 12, fill: color }));
+    item.append(swatch, document.createTextNode(` ${name}`));
     legend.append(item);
   });
   box.append(caption, root, legend);
