@@ -91,6 +91,9 @@ def first_loop_line(source: str) -> int | None:
     return min(loops) if loops else None
 
 
+LANGS = ("en", "ja")
+
+
 class GraderPlugin:
     """Holds the learner handle, serves fixtures and turns reports into results, in file order."""
 
@@ -156,6 +159,7 @@ class GraderPlugin:
             # The subject of the check never happened: a skip that says why, in the learner's language.
             report.outcome = "skipped"
             report.longrepr = (str(item.path), 0, localize(call.excinfo.value.message, self._lang))
+            item._not_checked = call.excinfo.value.message  # type: ignore[attr-defined]  # both languages
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self._record(item, report, call)
         if self._learner.fatal is not None:
@@ -166,17 +170,37 @@ class GraderPlugin:
 
     def _record(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any]) -> None:
         info = self._info(item)
-        result = TestResult(name=item.name, check=info.slug, title=localize(info.title, self._lang),
+        told = self._fatal_told
+        result = self._describe(item, report, call, info, self._lang)
+        # The other language too, so a page shows the feedback in the reader's current language
+        # (issue 25: feedback stayed in the language it was graded in).
+        self._fatal_told, graded_lang = told, self._lang
+        other = next(lang for lang in LANGS if lang != graded_lang)
+        try:
+            self._lang = other
+            alt = self._describe(item, report, call, info, other)
+        finally:
+            self._lang = graded_lang
+        result.texts = {other: {"title": alt.title, "message": alt.message, "hint": alt.hint}}
+        result.points, result.max_points = settle(result.status, info.points, info.given)
+        self.results.append(result)
+        self._by_slug.setdefault(info.slug, result)
+
+    def _describe(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any],
+                  info: CheckInfo, lang: str) -> TestResult:
+        result = TestResult(name=item.name, check=info.slug, title=localize(info.title, lang),
                             status="pass", given=info.given)
         if report.skipped:
             result.status = "skip"
             longrepr = report.longrepr
-            result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
+            not_checked = getattr(item, "_not_checked", None)
+            if not_checked is not None:
+                result.message = localize(not_checked, lang)
+            else:
+                result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
         elif not report.passed:
             self._describe_failure(result, info, call.excinfo)
-        result.points, result.max_points = settle(result.status, info.points, info.given)
-        self.results.append(result)
-        self._by_slug.setdefault(info.slug, result)
+        return result
 
     def _describe_fatal(self, result: TestResult, fatal: LearnerFatal) -> None:
         """The run was stopped (time, memory, output): the first check it hit says so once, in the

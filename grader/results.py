@@ -32,6 +32,9 @@ class TestResult:
     points: float = 0
     max_points: float = 1  # the points at stake (settle()): 0 for a given check that holds
     given: bool = False  # the untouched starter already passes this check (additive in v1)
+    # The title, message and hint in the other language (additive in v1): pages show the
+    # reader's current language, whichever the grading ran in.
+    texts: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -174,6 +177,13 @@ def _validate_test(test: Any) -> dict[str, Any]:
     for key, default in (("points", 0), ("max_points", 1)):
         clean[key] = _bounded_number(test.get(key, default), f"tests[].{key}", 0, 1e6)
     clean["given"] = test.get("given") is True
+    texts = test.get("texts") or {}
+    if not isinstance(texts, dict) or not set(texts) <= {"en", "ja"}:
+        raise ValueError("tests[].texts must map 'en' or 'ja' to texts")
+    clean["texts"] = {lang: {key: _bounded_text((entry or {}).get(key) if isinstance(entry, dict) else None,
+                                                f"tests[].texts.{lang}.{key}", TEST_TEXTS[key])
+                             for key in ("title", "message", "hint")}
+                      for lang, entry in texts.items()}
     return clean
 
 

@@ -63,3 +63,20 @@ def test_a_time_out_is_said_once_in_the_learners_language_with_a_line(tmp_path: 
     told = [t for t in doc["tests"] if "time limit of" in t["message"] or t["message"].startswith(words)]
     assert len(told) <= 1 and all("time limit of" not in t["message"] for t in doc["tests"])
     assert all(t["hint"] == "" for t in doc["tests"] if t["status"] != "pass")
+
+
+def test_a_results_document_carries_the_other_language_and_its_texts_are_checked() -> None:
+    from grader.results import validate_document
+
+    doc = grade_code(load_exercise(EXERCISES / "tensors-broadcast"), "", lang="ja", sandbox="local")
+    card = _tests(doc)["distances-shape"]
+    assert card["message"].startswith("コードが空です") and card["texts"]["en"]["message"].startswith("Your code is empty")
+    assert card["texts"]["en"]["title"] == "pairwise_sq_distances returns shape (n, m)"
+    clean = validate_document(doc)
+    assert _tests(clean)["distances-shape"]["texts"]["en"]["message"].startswith("Your code is empty")
+    card["texts"] = {"fr": {"message": "x"}}
+    with pytest.raises(ValueError, match="texts"):
+        validate_document(doc)
+    card["texts"] = {"en": {"message": "y" * 5000, "title": 3}}
+    with pytest.raises(ValueError, match="texts.en.title"):
+        validate_document(doc)

@@ -170,7 +170,18 @@ function groupItem(message, members, strings) {
   return item;
 }
 
+// A check's words in the page's language when the grader wrote them in both (tests[].texts):
+// feedback once stayed in the language it was graded in.
+export function inPageLanguage(test, lang = document.documentElement.lang) {
+  const other = test && test.texts && typeof test.texts === "object" ? test.texts[lang] : null;
+  if (!other || typeof other !== "object") return test;
+  const words = {};
+  for (const key of ["title", "message", "hint"]) if (typeof other[key] === "string") words[key] = other[key];
+  return { ...test, ...words };
+}
+
 export function showResult(container, result, strings, onLine) {
+  result = { ...result, tests: (result.tests || []).map((test) => inPageLanguage(test)) };
   container.replaceChildren(verdict(result, strings));
   if (result.status === "error") container.append(errorDetail(result, strings, onLine));
   const tests = result.tests || [];
