@@ -70,13 +70,15 @@ def test_a_results_document_carries_the_other_language_and_its_texts_are_checked
 
     doc = grade_code(load_exercise(EXERCISES / "tensors-broadcast"), "", lang="ja", sandbox="local")
     card = _tests(doc)["distances-shape"]
-    assert card["message"].startswith("コードが空です") and card["texts"]["en"]["message"].startswith("Your code is empty")
+    assert card["message"].startswith("コードが空です")
+    assert card["texts"]["en"]["message"].startswith("Your code is empty")
     assert card["texts"]["en"]["title"] == "pairwise_sq_distances returns shape (n, m)"
     clean = validate_document(doc)
     assert _tests(clean)["distances-shape"]["texts"]["en"]["message"].startswith("Your code is empty")
+    card = _tests(clean)["distances-shape"]  # validation returns checked copies of the tests
     card["texts"] = {"fr": {"message": "x"}}
     with pytest.raises(ValueError, match="texts"):
-        validate_document(doc)
+        validate_document(clean)
     card["texts"] = {"en": {"message": "y" * 5000, "title": 3}}
     with pytest.raises(ValueError, match="texts.en.title"):
-        validate_document(doc)
+        validate_document(clean)
