@@ -90,3 +90,20 @@ def test_the_instructor_overview_shows_hint_use_per_exercise(real_app: Flask) ->
     assert '<td class="hint-use">idea 1 · API 1</td>' in row
     other = html[html.index('<tr data-exercise="tensors-devices">'):]
     assert '<td class="hint-use">–</td>' in other[:other.index("</tr>")]
+
+
+def test_reveals_made_before_signing_up_move_to_the_account(real_app: Flask) -> None:
+    from app.accounts.merge import adopt_anonymous_work
+
+    client = real_app.test_client()
+    _ask(client, "distances-shape", 2)
+    with real_app.app_context():
+        anonymous = db.session.query(HintReveal).one().learner
+        db.session.add(HintReveal(learner="account-key", exercise_id="tensors-broadcast",
+                                  check_id="distances-shape", rung=2))
+        db.session.add(HintReveal(learner=anonymous, exercise_id="tensors-broadcast",
+                                  check_id="no-loops", rung=2))
+        db.session.commit()
+        adopt_anonymous_work(anonymous, "account-key")
+        rows = {(r.learner, r.check_id) for r in db.session.query(HintReveal)}
+    assert rows == {("account-key", "distances-shape"), ("account-key", "no-loops")}
