@@ -107,3 +107,18 @@ def test_reveals_made_before_signing_up_move_to_the_account(real_app: Flask) -> 
         adopt_anonymous_work(anonymous, "account-key")
         rows = {(r.learner, r.check_id) for r in db.session.query(HintReveal)}
     assert rows == {("account-key", "distances-shape"), ("account-key", "no-loops")}
+
+
+def test_an_anonymous_sessions_reveals_expire_with_its_other_work(real_app: Flask) -> None:
+    from datetime import timedelta
+
+    from app.models import utcnow
+    from app.progress.expiry import expire
+
+    _ask(real_app.test_client(), "distances-shape", 2)
+    with real_app.app_context():
+        db.session.add(HintReveal(learner="u" + "0" * 32, exercise_id="tensors-broadcast",
+                                  check_id="no-loops", rung=2, created_at=utcnow() - timedelta(days=400)))
+        db.session.commit()
+        expire(now=utcnow() + timedelta(days=365))
+        assert [r.learner for r in db.session.query(HintReveal)] == ["u" + "0" * 32]  # accounts keep theirs
