@@ -80,6 +80,8 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
             "result": self.result if self.status == "done" else None,
             "queue_position": queue_position if self.status == "queued" else None,
             "elapsed_s": self.elapsed_s(),
+            # With its zone: the browser shows it in the learner's own time (app/static/src/times.js).
+            "created_at": as_utc(self.created_at).isoformat() if self.created_at else None,
         }
 
     def elapsed_s(self) -> float | None:
@@ -126,6 +128,11 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
             "result": result,
             "elapsed_s": _elapsed(self.started_at) if self.status == "running" else None,
         }
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite gives naive datetimes, stored as UTC: say so."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _elapsed(started: datetime | None) -> float | None:

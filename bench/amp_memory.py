@@ -13,16 +13,13 @@ gain half-precision copies for the step), so a model that is mostly weights save
 from __future__ import annotations
 
 import os
-import sys
 import warnings
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from grader.scenarios.measure import build_model  # noqa: E402
+from grader.scenarios.measure import build_model
 
 SIZES = ((64, 128), (1024, 128), (256, 4096), (1024, 4096))  # (width, batch)
 

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from grader.api import grade_code
+from grader.loader import load_exercise
 
-from grader.api import grade_code  # noqa: E402
-from grader.loader import load_exercise  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:

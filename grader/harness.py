@@ -154,6 +154,10 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
     if learner.fatal is not None:
         result = _fatal_result(exercise, learner.fatal, lang)
         result.tests = plugin.results
+        # The card the stop hit names a line (a time-out: the first loop); the verdict points there too.
+        told = next((t for t in plugin.results if t.status == "error" and t.line), None)
+        if result.line is None and told is not None:
+            result.line, result.message = told.line, told.message
         return result
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.results:
         detail = f"pytest exit code {int(code)}"

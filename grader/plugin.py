@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 from types import ModuleType
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
+from grader.messages import RUN_ERRORS, run_error
+from grader.missing import describe_missing, missing_name
 from grader.results import TestResult, settle
 from grader.testing import CannotVerifyHere, CheckInfo, Feedback, NotChecked, check_info, localize
 
@@ -68,6 +71,29 @@ LEARNER_RAISED_NO_LINE = {
 }
 
 
+STOPPED_BEFORE = {
+    "en": "Not checked: your code had already been stopped.",
+    "ja": "未確認: コードはすでに停止されていました。",
+}
+FIRST_LOOP = {
+    "en": "The first loop of your code is on line {line}.",
+    "ja": "コードの最初のループは {line} 行目です。",
+}
+
+
+def first_loop_line(source: str) -> int | None:
+    """The line of the learner's first while or for loop: where to start looking after a time-out."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    loops = [node.lineno for node in ast.walk(tree) if isinstance(node, (ast.While, ast.For, ast.AsyncFor))]
+    return min(loops) if loops else None
+
+
+LANGS = ("en", "ja")
+
+
 class GraderPlugin:
     """Holds the learner handle, serves fixtures and turns reports into results, in file order."""
 
@@ -77,6 +103,7 @@ class GraderPlugin:
         self._learner = learner
         self._lang = lang
         self.results: list[TestResult] = []
+        self._fatal_told = False  # a stopped run is reported once, by the first check it stopped
         self._by_slug: dict[str, TestResult] = {}
         self._blocked: dict[str, str] = {}  # item id -> the slug whose failure skipped it
         self._solution: ModuleType | None = None
@@ -135,6 +162,7 @@ class GraderPlugin:
             report.outcome = "skipped"
             report.longrepr = (str(item.path), 0, localize(call.excinfo.value.message, self._lang))
             report.unverifiable = isinstance(call.excinfo.value, CannotVerifyHere)  # type: ignore[attr-defined]
+            item._not_checked = call.excinfo.value.message  # type: ignore[attr-defined]  # both languages
         if report.when == "call" or (report.when == "setup" and not report.passed):
             self._record(item, report, call)
         if self._learner.fatal is not None:
@@ -145,20 +173,62 @@ class GraderPlugin:
 
     def _record(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any]) -> None:
         info = self._info(item)
-        result = TestResult(name=item.name, check=info.slug, title=localize(info.title, self._lang),
+        told = self._fatal_told
+        result = self._describe(item, report, call, info, self._lang)
+        # The other language too, so a page shows the feedback in the reader's current language
+        # (issue 25: feedback stayed in the language it was graded in).
+        self._fatal_told, graded_lang = told, self._lang
+        other = next(lang for lang in LANGS if lang != graded_lang)
+        try:
+            self._lang = other
+            alt = self._describe(item, report, call, info, other)
+        finally:
+            self._lang = graded_lang
+        result.texts = {other: {"title": alt.title, "message": alt.message, "hint": alt.hint}}
+        result.points, result.max_points = settle(result.status, info.points, info.given,
+                                                  unverifiable=result.unverifiable)
+        self.results.append(result)
+        self._by_slug.setdefault(info.slug, result)
+
+    def _describe(self, item: pytest.Item, report: pytest.TestReport, call: pytest.CallInfo[Any],
+                  info: CheckInfo, lang: str) -> TestResult:
+        result = TestResult(name=item.name, check=info.slug, title=localize(info.title, lang),
                             status="pass", given=info.given)
         if report.skipped:
             result.status = "skip"
             result.blocked_by = self._blocked.get(item.nodeid)
             longrepr = report.longrepr
-            result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
+            not_checked = getattr(item, "_not_checked", None)
+            if not_checked is not None:
+                result.message = localize(not_checked, lang)
+            else:
+                result.message = str(longrepr[2]).removeprefix("Skipped: ") if isinstance(longrepr, tuple) else ""
             result.unverifiable = getattr(report, "unverifiable", False) is True
         elif not report.passed:
             self._describe_failure(result, info, call.excinfo)
-        result.points, result.max_points = settle(result.status, info.points, info.given,
-                                                  unverifiable=result.unverifiable)
-        self.results.append(result)
-        self._by_slug.setdefault(info.slug, result)
+        return result
+
+    def _describe_fatal(self, result: TestResult, fatal: LearnerFatal) -> None:
+        """The run was stopped (time, memory, output): the first check it hit says so once, in the
+        learner's language and with a line to look at; the checks after it were not run. A time-out
+        once repeated "time limit of 30 s exceeded" on every card, in English, with a generic hint."""
+        result.hint = ""
+        if self._fatal_told:
+            result.status = "skip"
+            result.message = localize(STOPPED_BEFORE, self._lang)
+            return
+        self._fatal_told = True
+        limits = self._exercise.config.limits
+        limit = {"timeout": f"{limits.time_s:g}", "memory": str(limits.memory_mb),
+                 "output-limit": str(limits.output_kb)}.get(fatal.kind, "")
+        result.status = "error"
+        result.line = fatal.line or (first_loop_line(self._learner.source) if fatal.kind == "timeout" else None)
+        if fatal.kind in RUN_ERRORS:
+            result.message = run_error(fatal.kind, self._lang, limit=limit, detail=str(fatal), line=fatal.line)
+        else:
+            result.message = str(fatal)
+        if fatal.kind == "timeout" and result.line and not fatal.line:
+            result.message += " " + localize(FIRST_LOOP, self._lang).format(line=result.line)
 
     def _describe_failure(self, result: TestResult, info: CheckInfo, excinfo: Any) -> None:
         error = excinfo.value if excinfo is not None else None
@@ -174,9 +244,10 @@ class GraderPlugin:
             result.hint = ""
             result.message = f"The exercise's tests are broken: {error}"
         elif isinstance(error, LearnerFatal):
-            result.status = "error"
-            result.message = str(error)
-            result.line = error.line
+            self._describe_fatal(result, error)
+        elif isinstance(error, LearnerError) and (name := missing_name(error.error)):
+            message, result.line = describe_missing(name, self._learner.source)
+            result.message = localize(message, self._lang)
         elif isinstance(error, LearnerError):
             line = error.line
             template = LEARNER_RAISED if line else LEARNER_RAISED_NO_LINE

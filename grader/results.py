@@ -39,6 +39,9 @@ class TestResult:
     # A skipped check: the slug of the check it depends on that did not pass (additive in v1;
     # the message still says "depends on '<slug>'" for readers of older documents).
     blocked_by: str | None = None
+    # The title, message and hint in the other language (additive in v1): pages show the
+    # reader's current language, whichever the grading ran in.
+    texts: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -197,6 +200,13 @@ def _validate_test(test: Any) -> dict[str, Any]:
     # Only a skip can be unverifiable: a pass or a failure was verified.
     clean["unverifiable"] = test.get("unverifiable") is True and clean["status"] == "skip"
     clean["blocked_by"] = _slug_or_none(test.get("blocked_by"), "tests[].blocked_by")
+    texts = test.get("texts") or {}
+    if not isinstance(texts, dict) or not set(texts) <= {"en", "ja"}:
+        raise ValueError("tests[].texts must map 'en' or 'ja' to texts")
+    clean["texts"] = {lang: {key: _bounded_text((entry or {}).get(key) if isinstance(entry, dict) else None,
+                                                f"tests[].texts.{lang}.{key}", TEST_TEXTS[key])
+                             for key in ("title", "message", "hint")}
+                      for lang, entry in texts.items()}
     return clean
 
 

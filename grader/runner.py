@@ -157,6 +157,11 @@ class Runner:
     def _run(self, thunk: Any) -> dict[str, Any]:
         try:
             value = thunk()
+        except AttributeError as exc:
+            if getattr(exc, "obj", None) is self.module and exc.name:  # a scenario reached for a missing def
+                return {"ok": False, "error": {"kind": "missing", "type": "AttributeError",
+                                               "message": exc.name, "line": None, "traceback": ""}}
+            return {"ok": False, "error": describe_exception(exc)}
         except BaseException as exc:  # noqa: BLE001 -- every learner failure is reported as data
             return {"ok": False, "error": describe_exception(exc)}
         try:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.grading import grade_code
+from grader.leaks import folder_problems as text_problems
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
 from grader.mutants import Mutant, emptied, mutants
 from grader.quiz import validate_quiz
@@ -102,14 +103,16 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     exactly its given checks; with `with_mutants`, every mutant of the solution (grader.mutants)
     fails at least one check and scores below 1.0. With `background` (the web app's
     instructor check), each grading goes through the background lane (grader.sandboxes.lane).
+    First, no prompt, hint or check text may hand over a solution line or name a check id (grader.leaks).
     """
     solution = exercise.solution_path.read_text(encoding="utf-8")
     jobs: list[tuple[str, str, Mutant | None]] = [
         ("solution", solution, None), ("starter", exercise.starter, None),
         ("empty", emptied(exercise.starter), None)]
-    problems: list[str] = []
+    problems: list[str] = text_problems(exercise.path)
     if with_mutants:
-        graded, problems = mutants_to_grade(exercise, solution)
+        graded, stale = mutants_to_grade(exercise, solution)
+        problems += stale
         jobs += [("mutant", m.code, m) for m in graded]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox,

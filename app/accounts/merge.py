@@ -32,6 +32,19 @@ def _merge_drafts(anonymous: str, account: str) -> None:
             db.session.delete(draft)
 
 
+def _merge_hint_reveals(anonymous: str, account: str) -> None:
+    """Move hint reveals over; one the account already has is kept once (the table is unique)."""
+    from app.progress.hints import HintReveal  # late: the progress package imports accounts
+
+    seen = {(r.exercise_id, r.check_id, r.rung) for r in db.session.scalars(
+        select(HintReveal).where(HintReveal.learner == account))}
+    for reveal in db.session.scalars(select(HintReveal).where(HintReveal.learner == anonymous)).all():
+        if (reveal.exercise_id, reveal.check_id, reveal.rung) in seen:
+            db.session.delete(reveal)
+        else:
+            reveal.learner = account
+
+
 def adopt_anonymous_work(anonymous: str | None, account: str) -> None:
     """Give the account every submission, quiz attempt and draft made under the anonymous key."""
     if not anonymous or anonymous == account:
@@ -41,4 +54,5 @@ def adopt_anonymous_work(anonymous: str | None, account: str) -> None:
     db.session.execute(
         update(QuizAttempt).where(QuizAttempt.learner == anonymous).values(learner=account))
     _merge_drafts(anonymous, account)
+    _merge_hint_reveals(anonymous, account)
     db.session.commit()

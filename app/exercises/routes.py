@@ -11,6 +11,7 @@ from app.exercises import bp
 from app.exercises.strings import editor_strings
 from app.grading.position import submission_api
 from app.i18n import current_lang
+from app.models import as_utc
 from app.progress import drafts
 from app.progress.aggregates import learner_progress
 from app.progress.history import latest, own
@@ -75,7 +76,7 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
     mine = own(learner_key(), exercise.id, wanted)
     if mine is None:
         return None
-    return {"code": mine.code, "created_at": mine.created_at.isoformat()}
+    return {"code": mine.code, "created_at": as_utc(mine.created_at).isoformat()}
 
 
 @bp.get("/exercises/<exercise_id>")
@@ -106,6 +107,8 @@ def show(exercise_id: str) -> str | Response:
         restored=_restored(exercise),
         submit_url=url_for("api.submit", exercise_id=exercise.id),
         draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
+        # The script appends "<check>/<rung>": the hint ladder's endpoint (app.progress.hints).
+        hints_url=url_for("progress.reveal_hint", exercise_id=exercise.id, check="_", rung=2).removesuffix("_/2"),
         draft_scope=storage_scope(),
         server_draft=_server_draft(exercise),
         strings=editor_strings(),

@@ -18,6 +18,7 @@ from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
 from app.instructor.validation import get_runner
 from app.progress.aggregates import learner_progress
+from app.progress.hints import use_by_exercise
 from app.progress.history import page
 from app.progress.status import by_lesson
 from grader.api import Exercise
@@ -32,7 +33,8 @@ def _exercises() -> list[Exercise]:
 def overview() -> str:
     exercises = _exercises()
     stats = exercise_stats([e.id for e in exercises])
-    return render_template("instructor/overview.html", exercises=exercises, stats=stats)
+    return render_template("instructor/overview.html", exercises=exercises, stats=stats,
+                           hint_use=use_by_exercise())
 
 
 @bp.get("/instructor/learners")

@@ -10,7 +10,8 @@ from app.accounts.identity import learner_key
 from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error
-from app.progress import bp, drafts
+from app.i18n import current_lang
+from app.progress import bp, drafts, hints
 from app.progress.history import API_PAGE_SIZE, page, summary
 from grader.api import Exercise
 
@@ -71,3 +72,19 @@ def api_history(exercise_id: str) -> Response | tuple[Response, int]:
     found = page(learner_key(), exercise_id, before=request.args.get("before"), size=API_PAGE_SIZE)
     return _no_store(jsonify({"exercise": exercise_id, "older": found.older,
                               "submissions": [summary(sub) for sub in found.submissions]}))
+
+
+@bp.post("/api/exercises/<exercise_id>/hints/<check>/<int:rung>")
+def reveal_hint(exercise_id: str, check: str, rung: int) -> Response | tuple[Response, int]:
+    """The next rung of a check's hint ladder, in the page's language; the reveal is recorded once."""
+    exercise = _code_exercise(exercise_id)
+    if exercise is None:
+        return _unknown()
+    try:
+        read_body()  # JSON only: a cross-site form cannot send it (app.crossorigin)
+    except BadBody as bad:
+        return json_error(bad.status, bad.error, bad.message)
+    found = hints.reveal(exercise, check, rung, learner_key(), current_lang())
+    if found is None:
+        return json_error(404, "no_such_hint", _("This check has no further hint."))
+    return _no_store(jsonify(found.to_api()))

@@ -37,6 +37,10 @@ def expire(now: Any = None) -> tuple[int, int]:
         _anonymous(Draft.learner), Draft.updated_at < cutoff)).rowcount
     attempts = db.session.execute(delete(QuizAttempt).where(
         _anonymous(QuizAttempt.learner), QuizAttempt.created < cutoff)).rowcount
+    from app.progress.hints import HintReveal  # late: hints imports the lessons blueprint's helpers
+
+    # An anonymous session's hint reveals go with its other work (the instructor counts shrink).
+    db.session.execute(delete(HintReveal).where(_anonymous(HintReveal.learner), HintReveal.created_at < cutoff))
     db.session.commit()
     return int(drafts or 0), int(attempts or 0)
 

@@ -14,7 +14,9 @@ from app.progress import bp
 from grader.api import validate_figure
 
 WIDTH, HEIGHT = 560, 300
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 44
+LEFT, RIGHT, TOP, BOTTOM = 76, 16, 16, 48
+FONT = 13  # in viewBox units; the chart is never drawn narrower than MIN_WIDTH px (site.css)
+FEW_VALUES = 8  # a log axis with this few distinct values labels each one (65536, not 1e4 .. 1e5)
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 # The renderer's own domain, wider than validation's (grader/figures.py): documents stored
 # before validation bounded numbers are drawn when they fit here and skipped otherwise, so no
@@ -61,6 +63,9 @@ def _axis(values: list[float], log: bool, size: float,
         last = max(math.ceil(math.log10(max(values))), first + 1)
         stride = max(1, (last - first) // 6 + 1)
         ticks = [10.0 ** e for e in range(first, last + 1, stride)]
+        distinct = sorted(set(values))
+        if len(distinct) <= FEW_VALUES:
+            ticks = distinct  # the values themselves: a loss scale of 65536 reads as 65536
 
         def share(value: float) -> float:
             return (math.log10(value) - first) / (last - first)
@@ -82,9 +87,14 @@ def _axis(values: list[float], log: bool, size: float,
 
 
 def _label(value: float) -> str:
+    """A tick's text, written the same way by figures.js: whole numbers below 1e7 in full,
+    other large or small ones as 1.5e5, the rest with 4 significant digits."""
+    if float(value).is_integer() and abs(value) < 1e7:
+        return str(int(value))
     if value != 0 and (abs(value) >= 1e5 or abs(value) < 1e-2):
-        return f"{value:.0e}".replace("e+0", "e").replace("e-0", "e-")
-    return f"{value:g}"
+        mantissa, exponent = f"{value:.1e}".split("e")
+        return f"{mantissa.removesuffix('.0')}e{int(exponent)}"
+    return f"{float(f'{value:.4g}'):g}"
 
 
 @bp.app_template_global("figure_layout")
@@ -114,7 +124,7 @@ def figure_layout(figure: Any) -> dict[str, Any] | None:
     return {
         "id": fig["id"], "title": fig["title"], "note": fig["note"],
         "x_label": fig["x_label"], "y_label": fig["y_label"],
-        "width": WIDTH, "height": HEIGHT, "left": LEFT, "top": TOP,
+        "width": WIDTH, "height": HEIGHT, "left": LEFT, "top": TOP, "font": FONT,
         "right": WIDTH - RIGHT, "bottom": HEIGHT - BOTTOM,
         "xticks": [{"at": round(LEFT + place_x(t), 1), "text": _label(t)} for t in xticks],
         "yticks": [{"at": round(TOP + place_y(t), 1), "text": _label(t)} for t in yticks],

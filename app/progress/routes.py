@@ -48,6 +48,17 @@ def _code_span(found: re.Match[str]) -> str:
 bp.add_app_template_global(code_block, "code_block")
 
 
+@bp.app_template_filter("in_page_language_filter")
+@bp.app_template_global()
+def in_page_language(test: dict[str, Any]) -> dict[str, Any]:
+    """A check's title, message and hint in the page's language when the grader wrote both
+    (tests[].texts); documents graded before that keep the language they were graded in."""
+    other = (test.get("texts") or {}).get(current_lang()) if isinstance(test, dict) else None
+    if not isinstance(other, dict):
+        return test
+    return {**test, **{k: v for k, v in other.items() if k in ("title", "message", "hint") and isinstance(v, str)}}
+
+
 @bp.app_template_global()
 def check_titles(tests: list[dict[str, Any]] | None) -> dict[str, str]:
     """check id -> its title, from a results document's tests."""

@@ -209,10 +209,10 @@ def trains_every_batch(ctx: Context) -> Finding:
 @register("accumulation-window",
           title={"en": "Steps once every k micro-batches, with the loss divided by k",
                  "ja": "k 個のマイクロバッチごとに 1 回 step し、損失を k で割る"},
-          hint={"en": "Divide the loss by `accum_steps` inside autocast, scale it and call backward on every batch; "
-                      "step, update and zero_grad only when `(i + 1) % accum_steps == 0`.",
-                "ja": "autocast の中で損失を `accum_steps` で割り、毎バッチ scale して backward します。"
-                      "step・update・zero_grad は `(i + 1) % accum_steps == 0` のときだけ行いましょう。"})
+          hint={"en": "Every batch contributes a backward pass of its loss divided by `accum_steps`; the step, "
+                      "the update and clearing the gradients happen only once the window is full.",
+                "ja": "毎バッチ、`accum_steps` で割った損失で逆伝播します。step・update・勾配のクリアは、"
+                      "ウィンドウがいっぱいになったときだけ行いましょう。"})
 def accumulation_window(ctx: Context) -> Finding:
     k, trace = ctx.spec.accumulate, ctx.trace
     for window in ctx.windows_done:

@@ -44,10 +44,10 @@ def train_mode(ctx: Context) -> Finding:
 @register(SLUG_DEVICE,
           title={"en": "Each batch is moved to `device` before the forward pass",
                  "ja": "各バッチを順伝播の前に `device` へ移す"},
-          hint={"en": "`tensor.to(device)` returns the moved tensor: assign it "
-                      "(`inputs = inputs.to(device)`) and pass that to the model and the loss.",
-                "ja": "`tensor.to(device)` は移した後のテンソルを返します。`inputs = inputs.to(device)` の"
-                      "ように代入し、それをモデルと損失に渡しましょう。"})
+          hint={"en": "`tensor.to(device)` returns the moved tensor and leaves the original where it was: "
+                      "keep what it returns and pass that to the model and the loss.",
+                "ja": "`tensor.to(device)` は移した後のテンソルを返し、元のテンソルはそのままです。"
+                      "戻り値を取っておき、それをモデルと損失に渡しましょう。"})
 def batch_on_device(ctx: Context) -> Finding:
     # On a CPU grader the GPU the prompt asks for is emulated: a loader tensor that reaches the
     # model or the loss without .to(device) is seen by identity (grader/amp/hooks_train.py),

@@ -18,8 +18,10 @@ def _scaler_in_play(ctx: Context) -> bool:
 @register("backward-on-scaled-loss",
           title={"en": "backward() runs on the scaled loss",
                  "ja": "スケールした損失に対して backward() を呼ぶ"},
-          hint={"en": "Write `scaler.scale(loss).backward()` instead of `loss.backward()`.",
-                "ja": "`loss.backward()` ではなく `scaler.scale(loss).backward()` と書きましょう。"})
+          hint={"en": "`scaler.scale(loss)` returns the loss multiplied by the current scale: the backward "
+                      "pass must run on that, not on the plain loss.",
+                "ja": "`scaler.scale(loss)` は現在のスケールを掛けた損失を返します。逆伝播はもとの損失ではなく、"
+                      "その戻り値に対して行いましょう。"})
 def backward_on_scaled_loss(ctx: Context) -> Finding:
     trace = ctx.trace
     backwards = trace.of("backward")

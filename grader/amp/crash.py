@@ -130,10 +130,10 @@ def _no_inf_for_optimizer(trace: Trace, static: StaticInfo, events: list[Event],
                   f"scaler.step()（{where} 行目）の間で実行され、オプティマイザが使う前に勾配を"
                   "消しています。"}, line)
     return Crash("backward-on-scaled-loss", {
-        "en": f"scaler.step(optimizer) on line {where} found no gradients: call "
-              "scaler.scale(loss).backward() before it in every iteration.",
+        "en": f"scaler.step(optimizer) on line {where} found no gradients: in every iteration a backward "
+              "pass on the scaled loss must come before it.",
         "ja": f"{where} 行目の scaler.step(optimizer) が勾配を見つけられませんでした。毎イテレーシ"
-              "ョン、その前に scaler.scale(loss).backward() を呼びましょう。"}, where)
+              "ョン、その前にスケールした損失で逆伝播する必要があります。"}, where)
 
 
 def _fp16_grads(trace: Trace, static: StaticInfo, events: list[Event],

@@ -80,6 +80,10 @@ class Context:
     def stopped(self, slug: str) -> Finding:
         """A skip that says why: the function stopped before the check could see enough."""
         error = self.trace.error or {}
+        if error.get("kind") == "missing":  # nothing ran: there was no function to run
+            name = self.spec.entry
+            return skipped(slug, {"en": f"Not checked: there is no `{name}` to run yet.",
+                                  "ja": f"未確認: 実行する `{name}` がまだありません。"})
         kind, line = error.get("type", "an error"), error.get("line")
         where_en = f" on line {line}" if line else ""
         where_ja = f"（{line} 行目）" if line else ""

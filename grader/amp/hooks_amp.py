@@ -153,6 +153,10 @@ def _install_scaler(tracer: Tracer) -> None:
         tracer.depth["scaler-step"] += 1
         try:
             return orig_step(self, optimizer, *args, **kwargs)
+        except BaseException:
+            if event is not None:  # it crashed: not a skip for inf/NaN (the timeline tells them apart)
+                event["raised"] = True
+            raise
         finally:
             tracer.depth["scaler-step"] -= 1
             if event is not None:

@@ -24,7 +24,7 @@ from grader.amp.outcome import EXTRA_NOTES, reference_run, weights_match
 from grader.amp.registry import RUNS_HINT, RUNS_TITLE, WEIGHTS_HINT, WEIGHTS_TITLE
 from grader.amp.review import Review
 from grader.amp.timeline import publish as publish_timeline
-from grader.testing import Text, check_info, made_here
+from grader.testing import Text, check_info, localize, made_here
 from grader.testing import check as declare
 
 __all__ = ["LoopSpec", "check", "fixtures", "runs", "weights"]
@@ -94,15 +94,17 @@ def weights(*, title: Text = WEIGHTS_TITLE, hint: Text = WEIGHTS_HINT, **extra: 
             learner.advise(EXTRA_NOTES[extra_name])
         found = weights_match(trained, reference, line=line)
         if found.status == "fail":
-            declared = {info.slug for item in request.session.items
+            declared = {info.slug: info.title for item in request.session.items
                         if (info := check_info(getattr(item, "function", None))) is not None}
             wrong = [slug for slug in checks.all_checks()
                      if slug in declared and slug not in NOT_ABOUT_WEIGHTS
                      and review.finding(slug).status == "fail"]
             if wrong:
+                # Learners read check titles, never ids: name the failing check as its card does.
+                title = declared[wrong[0]]
                 found = type(found)(found.slug, found.status, found.message, found.line, {
-                    "en": f"Fix the mistake reported under '{wrong[0]}' first; the weights follow.",
-                    "ja": f"まず '{wrong[0]}' で報告した誤りを直しましょう。重みはそれに従います。"})
+                    "en": f"Fix the mistake reported under “{localize(title, 'en')}” first; the weights follow.",
+                    "ja": f"まず「{localize(title, 'ja')}」で報告した誤りを直しましょう。重みはそれに従います。"})
         found.enforce(lang)
 
     made_here(test, "test_weights_match_reference")

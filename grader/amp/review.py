@@ -8,6 +8,7 @@ from grader.amp import checks, crash
 from grader.amp.findings import Context, Finding, LoopSpec, failed, skipped
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace
+from grader.missing import describe_missing, missing_name
 
 # Checks whose subject is the training itself: judged only once the loop trained (a backward
 # pass and an optimizer step happened), so an empty or untouched function earns nothing from
@@ -23,6 +24,7 @@ class Review:
     def __init__(self, result: dict[str, Any], source: str, spec: LoopSpec | None = None, *,
                  reference: dict[str, Any] | None = None) -> None:
         self.spec = spec or LoopSpec()
+        self.source = source
         trace = Trace.from_result(result, accumulate=self.spec.accumulate)
         static = StaticInfo.from_source(source)
         self.context = Context(trace, static, self.spec, crash.classify(trace, static),
@@ -78,13 +80,17 @@ class Review:
         error = self.trace.error
         if error is None:
             return Finding("runs", "pass")
+        if (name := missing_name(error)) is not None:
+            message, at = describe_missing(name, self.source)
+            return failed("runs", message, at)
         line = error.get("line")
         where_en, where_ja = (f" on line {line}", f"（{line} 行目）") if line else ("", "")
         if self.crash is not None:
+            title = checks.get(self.crash.slug).title  # learners read titles, never check ids
             return failed("runs", {
                 "en": f"Your function stopped{where_en} because of the mistake reported under "
-                      f"'{self.crash.slug}'.",
-                "ja": f"'{self.crash.slug}' で報告している誤りのため、関数が停止しまし"
+                      f"“{title['en']}”.",
+                "ja": f"「{title['ja']}」で報告している誤りのため、関数が停止しまし"
                       f"た{where_ja}。"},
                 line)
         kind, message = error.get("type", "Error"), str(error.get("message", ""))[:300]

@@ -13,6 +13,10 @@ from typing import Any
 from grader import figures
 
 MAX_SCALERS = 6
+CRASHED_NOTE = {"en": "The marked step stopped with an error in scaler.step (the checks above say why); it was "
+                      "not skipped for an inf or NaN gradient, and the run ended there.",
+                "ja": "印のあるステップは scaler.step でエラーになり停止しました（理由は上のチェックを参照）。"
+                      "勾配の inf や NaN によるスキップではなく、実行はそこで終わりました。"}
 
 
 def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
@@ -35,13 +39,17 @@ def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
             if scaler not in series and len(series) >= MAX_SCALERS:
                 continue
             series.setdefault(scaler, []).append([step, in_use[scaler]])
-            if event.get("stepped") is False:
+            if event.get("raised"):  # a crash is not a skip: saying inf/NaN would teach the wrong cause
+                marks.append({"x": step, "label": {"en": "stopped: scaler.step raised an error",
+                                                   "ja": "停止：scaler.step でエラー"}})
+            elif event.get("stepped") is False:
                 marks.append({"x": step, "label": {"en": "skipped: inf/NaN gradient",
                                                    "ja": "スキップ：勾配に inf/NaN"}})
     if not series:
         return None
     many = len(series) > 1
-    return {
+    crashed = any(mark["label"]["en"].startswith("stopped") for mark in marks)
+    figure = {
         "id": "loss-scale",
         "title": {"en": "Your loss scale, step by step", "ja": "あなたのロススケールの推移"},
         "x_label": {"en": "optimizer step (scaler.step)", "ja": "オプティマイザのステップ（scaler.step）"},
@@ -59,6 +67,9 @@ def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
                    for i, points in enumerate(series.values(), 1)],
         "marks": marks[: figures.MAX_MARKS],
     }
+    if crashed:  # the skip note would teach the wrong cause
+        figure["note"] = CRASHED_NOTE
+    return figure
 
 
 def publish(trace: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.progress.figures import figure_layout
+from app.progress.figures import BOTTOM, LEFT, figure_layout
 from tests.figure_cases import EXTREMES
 
 pytestmark = pytest.mark.browser
@@ -22,6 +22,8 @@ DRAW = """(() => {
   return [...box.querySelectorAll("figure")].map((figure) => ({
     dots: [...figure.querySelectorAll("circle")].map((c) => [+c.getAttribute("cx"), +c.getAttribute("cy")]),
     ticks: figure.querySelectorAll("svg text").length,
+    texts: [...figure.querySelectorAll(":scope > svg text")].map((t) => t.textContent),
+    font: figure.querySelector(":scope > svg g").getAttribute("font-size"),
   }));
 })()"""
 
@@ -56,10 +58,32 @@ def test_the_browser_draws_what_the_server_draws(page, name):
         assert figure["ticks"] <= 2 * 12 + 2  # x and y tick labels, the two axis titles
         for x, y in figure["dots"]:
             assert math.isfinite(x) and math.isfinite(y)
-            assert 64 - 0.1 <= x <= 560 - 16 + 0.1 and 16 - 0.1 <= y <= 300 - 44 + 0.1
+            assert LEFT - 0.1 <= x <= 560 - 16 + 0.1 and 16 - 0.1 <= y <= 300 - BOTTOM + 0.1
         # The same layout as the server's, dot for dot.
         server = [v for s in layout["series"] for d in s["dots"] for v in (d["x"], d["y"])]
         assert [v for dot in figure["dots"] for v in dot] == pytest.approx(server, abs=0.11)
+        # ... and the same tick labels, written the same way, at the same size (issue 27: one layout).
+        ticks = [t["text"] for t in layout["yticks"]] + [t["text"] for t in layout["xticks"]]
+        assert figure["texts"][:len(ticks)] == ticks
+        assert figure["font"] == str(layout["font"])
+
+
+LOSS_SCALE = {"id": "loss-scale", "title": "t", "y_scale": "log", "series": [
+    {"name": "GradScaler 1", "points": [[1, 65536.0], [2, 65536.0], [3, 131072.0], [4, 32768.0]]}]}
+SPEEDS = {"id": "speed", "title": "t", "x_scale": "log", "y_scale": "log", "series": [
+    {"name": "s", "points": [[64, 0.01234567], [256, 12345.678], [1024, 15000000.0]]}]}
+
+
+@pytest.mark.parametrize("figure, labels", [
+    (LOSS_SCALE, ["32768", "65536", "131072"]),  # once only 1e4 and 1e5: 65536 could not be read
+    (SPEEDS, ["0.01235", "12350", "1.5e7"]),
+])
+def test_log_axes_label_their_values_readably_in_both_renderers(page, figure, labels):
+    _page, cdp = page
+    drawn = draw(cdp, [figure])[0]
+    layout = figure_layout(figure)
+    assert [t["text"] for t in layout["yticks"]] == labels
+    assert drawn["texts"][:len(labels)] == labels
 
 
 def test_values_the_server_never_sends_do_not_hang_the_browser(page):

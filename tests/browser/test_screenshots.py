@@ -48,6 +48,10 @@ def test_exercise_page_screenshots(browser, live_server, tmp_path):
             page.set_viewport_size(viewport)
             page.reload()  # coming back: the last result is shown again
             page.wait_for_selector(".verdict.fail, .verdict.error", timeout=30_000)
+            # The hint ladder's second rung, open on the first failing check (issue 25).
+            card = page.locator('.test.fail[data-check="update-after-step"]')
+            card.locator("button.hint-more").click()
+            card.locator(".hint-rung").wait_for()
             assert overflow(page) <= 0
             if name == "mobile":  # on a phone the editor and the feedback come after the prompt
                 page.locator("#workbench").scroll_into_view_if_needed()

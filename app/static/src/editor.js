@@ -14,6 +14,7 @@ import { failingLines, goToLine, markFailingLines } from "./failing-lines.js";
 import { RequestError, submitCode, waitForResult } from "./grading.js";
 import { failingLinesOf, showProblem, showResult } from "./results.js";
 import { setUpRun } from "./run.js";
+import { localTime } from "./times.js";
 
 const STEPS = ["queued", "running", "done"];
 
@@ -105,7 +106,8 @@ function setUp(root) {
         failingLines,
         // The page's CSP allows injected styles only with this response's nonce.
         EditorView.cspNonce.of(root.dataset.cspNonce || ""),
-        EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label") }),
+        EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label"),
+          "aria-describedby": "editor-keys" }), // Tab indents here: the note says how to leave
         EditorView.updateListener.of((update) => {
           if (update.docChanged) {
             const code = update.state.doc.toString();
@@ -126,8 +128,7 @@ function setUp(root) {
   const restored = readJson("restored-submission");
   if (restored && typeof restored.code === "string") {
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: restored.code } });
-    const when = new Date(restored.created_at).toLocaleString(document.documentElement.lang);
-    draftNote.textContent = strings.restored.replace("{time}", when);
+    draftNote.textContent = strings.restored.replace("{time}", localTime(restored.created_at));
     draftNote.hidden = false;
     // Drop ?restore= so a reload shows the learner's draft rather than restoring again.
     window.history.replaceState(null, "", window.location.pathname);
@@ -188,6 +189,19 @@ function setUp(root) {
     }
   }
 
+  // On a phone the results start below the editor, out of sight: after a submission the verdict
+  // scrolls into view and takes the focus (a screen reader reads it). Where it is already in
+  // sight (beside the editor on a desktop) the focus stays in the editor.
+  function bringVerdictIntoView() {
+    const verdict = results.querySelector(".verdict");
+    if (!verdict) return;
+    const box = verdict.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    verdict.tabIndex = -1;
+    verdict.scrollIntoView({ block: "start", behavior: "auto" });
+    verdict.focus({ preventScroll: true });
+  }
+
   function present(result) {
     showResult(results, result, strings, onLine);
     markFailingLines(view, failingLinesOf(result));
@@ -197,6 +211,7 @@ function setUp(root) {
   async function submit() {
     if (busy) return;
     busy = true;
+    let graded = false;
     submitButton.disabled = true;
     submitButton.textContent = strings.submitting;
     results.replaceChildren();
@@ -212,6 +227,7 @@ function setUp(root) {
       if (draftUrl) saveServerDraft(draftUrl, code); // not awaited: grading need not wait
       const sent = await submitCode(root.dataset.submitUrl, code, document.documentElement.lang);
       present(await follow(sent.id, sent));
+      graded = true;
     } catch (error) {
       const refused = error instanceof RequestError && error.message !== "timeout";
       showProblem(results, refused ? `${strings.request_error} ${error.message}` : strings.network_error);
@@ -221,13 +237,15 @@ function setUp(root) {
       submitButton.disabled = false;
       submitButton.textContent = strings.submit;
     }
+    // After the page has settled (the button and the wait note change size as they reset).
+    if (graded) window.requestAnimationFrame(bringVerdictIntoView);
   }
 
   // Coming back to the exercise: the last result is shown again, or still awaited.
   async function resume(last) {
     if (!last) return;
-    const when = new Date(last.created_at || Date.now());
-    lastNote.textContent = `${strings.last_result} ${when.toLocaleString(document.documentElement.lang)}`;
+    // The submission's own time, in the learner's zone (it once showed the page-load time).
+    lastNote.textContent = `${strings.last_result} ${localTime(last.created_at)}`.trimEnd();
     if (last.url) {
       const link = document.createElement("a");
       link.href = last.url;
@@ -263,6 +281,11 @@ function setUp(root) {
     draftNote.hidden = true;
   }
 
+  // The skip link lands in the editor itself, not on the panel around it.
+  document.querySelector("a[data-to-editor]")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    view.focus();
+  });
   submitButton.addEventListener("click", submit);
   resetButton.addEventListener("click", reset);
   submitButton.disabled = false;

@@ -2,7 +2,9 @@
 // textContent; nothing from the results is ever parsed as markup.
 
 const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 560, HEIGHT = 300, LEFT = 64, RIGHT = 16, TOP = 16, BOTTOM = 44;
+const WIDTH = 560, HEIGHT = 300, LEFT = 76, RIGHT = 16, TOP = 16, BOTTOM = 48;
+// app/progress/figures.py computes the same layout: FONT, FEW_VALUES and the label rule match it.
+const FONT = 13, FEW_VALUES = 8;
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 
 function svg(tag, attrs, text) {
@@ -56,6 +58,8 @@ function axis(values, log, size, flip) {
     const stride = Math.max(1, Math.floor((last - first) / 6) + 1);
     ticks = [];
     for (let e = first; e <= last; e += stride) ticks.push(10 ** e);
+    const distinct = [...new Set(values)].sort((a, b) => a - b);
+    if (distinct.length <= FEW_VALUES) ticks = distinct; // a loss scale of 65536 reads as 65536
     share = (v) => (Math.log10(v) - first) / (last - first);
   } else {
     const [low, high] = linearRange(values);
@@ -71,8 +75,14 @@ function axis(values, log, size, flip) {
   return { place, ticks };
 }
 
-const label = (v) => (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2)
-  ? v.toExponential(0).replace("e+", "e") : String(+v.toPrecision(4)));
+function label(v) {
+  if (Number.isInteger(v) && Math.abs(v) < 1e7) return String(v);
+  if (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2)) {
+    const [mantissa, exponent] = v.toExponential(1).split("e");
+    return `${mantissa.replace(/\.0$/, "")}e${Number(exponent)}`;
+  }
+  return String(+v.toPrecision(4));
+}
 
 function drawFigure(figure) {
   const series = (Array.isArray(figure.series) ? figure.series : []).slice(0, 6)
@@ -91,7 +101,7 @@ function drawFigure(figure) {
   const x = axis(points.map((p) => p[0]).concat(marks.map((m) => m.x)), xlog, w, false);
   const y = axis(points.map((p) => p[1]), ylog, h, true);
   const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: "100%", role: "img" });
-  const g = svg("g", { "font-family": "sans-serif", "font-size": 11, fill: "#333" });
+  const g = svg("g", { "font-family": "sans-serif", "font-size": FONT, fill: "#333" });
   root.append(g);
   for (const t of y.ticks) {
     const at = TOP + y.place(t);
@@ -100,7 +110,8 @@ function drawFigure(figure) {
   }
   for (const t of x.ticks) {
     const at = LEFT + x.place(t);
-    g.append(svg("text", { x: at, y: HEIGHT - BOTTOM + 16, "text-anchor": "middle" }, label(t)));
+    g.append(svg("line", { x1: at, x2: at, y1: HEIGHT - BOTTOM, y2: HEIGHT - BOTTOM + 4, stroke: "#333" }),
+             svg("text", { x: at, y: HEIGHT - BOTTOM + 18, "text-anchor": "middle" }, label(t)));
   }
   g.append(svg("line", { x1: LEFT, x2: WIDTH - RIGHT, y1: HEIGHT - BOTTOM, y2: HEIGHT - BOTTOM, stroke: "#333" }),
            svg("line", { x1: LEFT, x2: LEFT, y1: TOP, y2: HEIGHT - BOTTOM, stroke: "#333" }),
@@ -128,11 +139,16 @@ function drawFigure(figure) {
   caption.textContent = String(figure.title || "");
   const legend = document.createElement("ul");
   legend.className = "figure-legend";
-  series.forEach((s, i) => {
+  const legendItems = series.map((s, i) => [s.name, COLORS[i % COLORS.length], false]);
+  // Like the server's legend: the marks' meaning, named once.
+  if (marks.length) legendItems.push([String(marks[0].label || ""), "#d62728", true]);
+  legendItems.forEach(([name, color, dashed]) => {
     const item = document.createElement("li");
     const swatch = svg("svg", { width: 12, height: 12, "aria-hidden": "true" });
-    swatch.append(svg("rect", { width: 12, height: 12, fill: COLORS[i % COLORS.length] }));
-    item.append(swatch, document.createTextNode(` ${s.name}`));
+    swatch.append(dashed
+      ? svg("line", { x1: 6, x2: 6, y1: 0, y2: 12, stroke: color, "stroke-dasharray": "3 2" })
+      : svg("rect", { width: 12, height: 12, fill: color }));
+    item.append(swatch, document.createTextNode(` ${name}`));
     legend.append(item);
   });
   box.append(caption, root, legend);

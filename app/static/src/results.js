@@ -60,7 +60,53 @@ export function titledChecks(message, titles) {
     (whole, id) => (Object.hasOwn(titles, id) ? `“${titles[id]}”` : whole));
 }
 
-function testItem(test, strings, onLine, titles) {
+// The hint ladder: after the nudge (test.hint), each press asks the server for the next rung,
+// the concept with its lesson section, then the API. The server records the reveal.
+async function askRung(hintsUrl, check, rung) {
+  const url = `${hintsUrl}${encodeURIComponent(check)}/${rung}`;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: "{}",
+    credentials: "same-origin",
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+function rungNode(found, strings) {
+  const node = richText("p", `test-hint hint-rung hint-${found.kind === "api" ? "api" : "concept"}`, found.text);
+  node.prepend(el("strong", null, `${strings[`hint_${found.kind}`] || strings.hint}: `));
+  // Only a same-origin path from the server becomes a link: the href is never learner-derived.
+  if (typeof found.lesson_url === "string" && found.lesson_url.startsWith("/")) {
+    const link = el("a", "hint-lesson", found.lesson_title || strings.hint_lesson);
+    link.href = found.lesson_url;
+    node.append(" ", el("span", null, `${strings.hint_lesson}: `), link);
+  }
+  return node;
+}
+
+function ladder(item, test, strings, hintsUrl) {
+  let next = 2;
+  const button = el("button", "hint-more", strings.hint_more);
+  button.type = "button";
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const found = await askRung(hintsUrl, test.check, next);
+      button.before(rungNode(found, strings));
+      next += 1;
+      if (found.more) button.disabled = false;
+      else button.remove();
+    } catch {
+      button.disabled = false;
+      button.textContent = strings.hint_failed;
+    }
+  });
+  item.append(button);
+}
+
+function testItem(test, strings, onLine, titles, hintsUrl) {
   const status = ["pass", "fail", "error", "skip"].includes(test.status) ? test.status : "error";
   // A skip the grader could not verify here (no GPU, say) counts neither way: say so, not "skipped".
   const unverifiable = status === "skip" && test.unverifiable === true;
@@ -78,6 +124,7 @@ function testItem(test, strings, onLine, titles) {
     const hint = richText("p", "test-hint", test.hint);
     hint.prepend(el("strong", null, `${strings.hint}: `));
     item.append(hint);
+    if (hintsUrl && test.check && strings.hint_more) ladder(item, test, strings, hintsUrl);
   }
   return item;
 }
@@ -138,14 +185,67 @@ export function failingLinesOf(result) {
   return lines;
 }
 
+// Checks skipped for one same reason (the function stopped before they could look) read as one
+// card naming them all: a starter once made a phone page of a dozen identical cards.
+const GROUP_AT = 3;
+
+function skipGroups(tests, titles, strings) {
+  const groups = new Map();
+  for (const test of tests) {
+    if (test.status !== "skip") continue;
+    const message = titledChecks(explainSkip(test.message, titles, strings), titles);
+    if (!groups.has(message)) groups.set(message, []);
+    groups.get(message).push(test);
+  }
+  return [...groups].filter(([, members]) => members.length >= GROUP_AT);
+}
+
+function groupItem(message, members, strings) {
+  const item = el("li", "test skip skip-group");
+  item.dataset.checks = members.map((test) => test.check || "").join(" ");
+  const head = el("div", "test-head");
+  head.append(el("span", "test-title", strings.skip_group.replace("{count}", members.length)));
+  head.append(el("span", "badge skip", strings.skip));
+  item.append(head);
+  if (message) item.append(richText("p", "test-message", message));
+  const details = el("details", "skip-members");
+  details.append(el("summary", null, strings.skip_which));
+  const list = el("ul");
+  for (const test of members) list.append(el("li", null, test.title || test.name));
+  details.append(list);
+  item.append(details);
+  return item;
+}
+
+// A check's words in the page's language when the grader wrote them in both (tests[].texts):
+// feedback once stayed in the language it was graded in.
+export function inPageLanguage(test, lang = document.documentElement.lang) {
+  const other = test && test.texts && typeof test.texts === "object" ? test.texts[lang] : null;
+  if (!other || typeof other !== "object") return test;
+  const words = {};
+  for (const key of ["title", "message", "hint"]) if (typeof other[key] === "string") words[key] = other[key];
+  return { ...test, ...words };
+}
+
 export function showResult(container, result, strings, onLine) {
+  result = { ...result, tests: (result.tests || []).map((test) => inPageLanguage(test)) };
   container.replaceChildren(verdict(result, strings));
   if (result.status === "error") container.append(errorDetail(result, strings, onLine));
   const tests = result.tests || [];
   if (tests.length) {
     const list = el("ol", "test-list");
     const titles = Object.fromEntries(tests.map((test) => [test.check, test.title || test.name]));
-    for (const test of tests) list.append(testItem(test, strings, onLine, titles));
+    // The page that may reveal rungs says where to ask (the exercise page; not a past submission).
+    const hintsUrl = container.closest("[data-hints-url]")?.dataset.hintsUrl || "";
+    const grouped = new Map();
+    for (const [message, members] of strings.skip_group ? skipGroups(tests, titles, strings) : []) {
+      for (const test of members) grouped.set(test, [message, members]);
+    }
+    for (const test of tests) {
+      const group = grouped.get(test);
+      if (!group) list.append(testItem(test, strings, onLine, titles, hintsUrl));
+      else if (group[1][0] === test) list.append(groupItem(group[0], group[1], strings));
+    }
     container.append(list);
   }
   showFigures(container, result.figures);

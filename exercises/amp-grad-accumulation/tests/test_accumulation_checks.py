@@ -32,10 +32,10 @@ test_zero_grad_each_iteration = amp.check(
     "zero-grad-each-iteration", given=True,
     title={"en": "Gradients are cleared after each step, not each micro-batch",
            "ja": "勾配は各マイクロバッチではなく各 step の後にクリアする"},
-    hint={"en": "Call optimizer.zero_grad() right after scaler.update(), inside the "
-                "`if (i + 1) % accum_steps == 0:` block.",
-          "ja": "`if (i + 1) % accum_steps == 0:` のブロックの中で、scaler.update() の直後に "
-                "optimizer.zero_grad() を呼びましょう。"})
+    hint={"en": "Gradients must add up over the micro-batches of one step: clear them only where the "
+                "optimizer has just stepped, not on every batch.",
+          "ja": "1 ステップ分のマイクロバッチの勾配は足し合わせる必要があります。勾配のクリアは毎バッチではなく、"
+                "オプティマイザがステップした直後だけにしましょう。"})
 test_one_scaler = amp.check("one-scaler", given=True)
 test_runs = amp.runs(given=True)
 test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"], given=True)

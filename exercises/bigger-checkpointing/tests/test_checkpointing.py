@@ -56,8 +56,8 @@ def test_output(run, reference, learner):
 @check("gradients-match", given=True,
        title={"en": "Every parameter gets the same gradient as without checkpointing",
               "ja": "すべてのパラメータがチェックポイントなしと同じ勾配を得る"},
-       hint={"en": "Use checkpoint(block, h, use_reentrant=False) and do not detach or wrap the pass in no_grad().",
-             "ja": "checkpoint(block, h, use_reentrant=False) を使い、detach や no_grad() で計算を切り離さないようにしましょう。"},
+       hint={"en": "Gradients flow through checkpoint only if nothing cuts the graph: no detach(), no no_grad().",
+             "ja": "勾配が checkpoint を通って流れるのは、detach() や no_grad() で計算グラフを切らないときだけです。"},
        depends=["output-matches"])
 def test_gradients(run, reference, learner):
     reentrant = any(marker in w for w in run["warnings"] for marker in REENTRANT_WARNINGS)
@@ -83,8 +83,8 @@ def test_gradients(run, reference, learner):
 @check("every-block-checkpointed",
        title={"en": "Every block is checkpointed (its forward runs again during backward)",
               "ja": "すべてのブロックがチェックポイントされている (逆伝播で順伝播が再実行される)"},
-       hint={"en": "Wrap each block of the loop: h = checkpoint(block, h, use_reentrant=False).",
-             "ja": "ループの各ブロックを h = checkpoint(block, h, use_reentrant=False) のように包みましょう。"},
+       hint={"en": "Every block of the loop goes through checkpoint, not only some of them.",
+             "ja": "一部だけでなく、ループのすべてのブロックを checkpoint に通しましょう。"},
        depends=["gradients-match"])
 def test_every_block(run, learner):
     forward, total = run["calls_forward"], run["calls_total"]
@@ -103,7 +103,8 @@ def test_every_block(run, learner):
 
 @check("use-reentrant-false",
        title={"en": "Passes use_reentrant=False explicitly", "ja": "use_reentrant=False を明示的に渡す"},
-       hint={"en": "checkpoint(block, h, use_reentrant=False).", "ja": "checkpoint(block, h, use_reentrant=False) です。"},
+       hint={"en": "use_reentrant is a keyword argument of checkpoint; PyTorch wants it stated.",
+             "ja": "use_reentrant は checkpoint のキーワード引数です。PyTorch は明示するよう求めています。"},
        depends=["every-block-checkpointed"])
 def test_use_reentrant(run, learner):
     noted = [w for w in run["warnings"] if any(marker in w for marker in REENTRANT_WARNINGS)]

@@ -76,7 +76,8 @@ def test_weights_only_file(learner):
 
 @check("restores-model", title={"en": "load_checkpoint restores the model's weights",
                                 "ja": "load_checkpoint がモデルの重みを復元する"},
-       hint={"en": "model.load_state_dict(checkpoint['model']).", "ja": "model.load_state_dict(checkpoint['model']) です。"},
+       hint={"en": "The model takes its weights back with load_state_dict, from the entry you saved them under.",
+             "ja": "モデルは load_state_dict で重みを取り戻します。保存したときの項目から渡しましょう。"},
        depends=["weights-only-file"])
 def test_restores_model(restored, reference, learner):
     if "weights_only=True" not in learner.source.replace(" ", ""):
@@ -93,8 +94,9 @@ def test_restores_model(restored, reference, learner):
 
 @check("restores-optimizer", title={"en": "load_checkpoint restores the optimizer's state",
                                     "ja": "load_checkpoint がオプティマイザの状態を復元する"},
-       hint={"en": "optimizer.load_state_dict(checkpoint['optimizer']): Adam's running averages live there.",
-             "ja": "optimizer.load_state_dict(checkpoint['optimizer']) です。Adam の移動平均はそこにあります。"},
+       hint={"en": "The optimizer has a state_dict too, and Adam's running averages live there: restore it as "
+                   "you restore the model.",
+             "ja": "オプティマイザにも state_dict があり、Adam の移動平均はそこにあります。モデルと同じように復元しましょう。"},
        depends=["weights-only-file"])
 def test_restores_optimizer(restored, reference, learner):
     got = restored["optimizer"]
@@ -111,7 +113,8 @@ def test_restores_optimizer(restored, reference, learner):
 
 @check("returns-epoch", title={"en": "load_checkpoint returns the saved epoch",
                                "ja": "load_checkpoint が保存したエポックを返す"},
-       hint={"en": "return checkpoint['epoch'].", "ja": "return checkpoint['epoch'] です。"},
+       hint={"en": "The epoch was saved in the dictionary next to the states; the caller needs it back.",
+             "ja": "エポックは状態と一緒に辞書へ保存されています。呼び出し側はそれを受け取る必要があります。"},
        depends=["weights-only-file"])
 def test_returns_epoch(restored, learner):
     if restored["returned"] != PARAMS["epoch"] or isinstance(restored["returned"], bool):

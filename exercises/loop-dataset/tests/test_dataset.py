@@ -128,8 +128,9 @@ def test_batches(learner):
 
 @check("loader-shuffles",
        title={"en": "make_loader batches and shuffles", "ja": "make_loader がバッチを作り、シャッフルする"},
-       hint={"en": "DataLoader(dataset, batch_size=batch_size, shuffle=True).",
-             "ja": "DataLoader(dataset, batch_size=batch_size, shuffle=True) です。"})
+       hint={"en": "DataLoader does both: it takes the dataset, and keyword arguments for the batch size "
+                   "and for shuffling.",
+             "ja": "DataLoader が両方を行います。データセットと、バッチサイズとシャッフルのキーワード引数を渡しましょう。"})
 def test_loader(learner):
     got = run(learner, "loader", batch_size=6)
     line = learner.line_of("make_loader")

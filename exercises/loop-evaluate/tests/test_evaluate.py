@@ -32,8 +32,8 @@ def as_float(value):
 # costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
 @check("returns-pair", given=True,
        title={"en": "evaluate returns (mean_loss, accuracy)", "ja": "evaluate が (mean_loss, accuracy) を返す"},
-       hint={"en": "End with `return total_loss / batches, correct / samples`.",
-             "ja": "最後を `return total_loss / batches, correct / samples` にしましょう。"})
+       hint={"en": "Return a tuple of two Python numbers: the mean loss per batch first, then the accuracy.",
+             "ja": "Python の数 2 つのタプルを返しましょう。1 つ目はバッチあたりの平均損失、2 つ目は正解率です。"})
 def test_returns_pair(run, learner):
     returned = run["returned"]
     if isinstance(returned, list) and any(isinstance(v, torch.Tensor) for v in returned):

@@ -43,7 +43,9 @@ def call(learner, name, *args):
 @check("standardize-shape-values",
        title={"en": "standardize_columns gives every column mean 0 and std 1",
               "ja": "standardize_columns で各列の平均が 0、標準偏差が 1 になる"},
-       hint={"en": "(x - x.mean(dim=0)) / x.std(dim=0)", "ja": "(x - x.mean(dim=0)) / x.std(dim=0) です。"})
+       hint={"en": "Reduce over the rows so that you get one mean and one standard deviation per column; "
+                   "broadcasting lines them up with x.",
+             "ja": "行方向に集約して、列ごとに 1 つの平均と 1 つの標準偏差を求めましょう。ブロードキャストで x とそろいます。"})
 def test_standardize(learner):
     x = data(1, 6, 3)
     got = call(learner, "standardize_columns", x)
@@ -66,8 +68,10 @@ def test_standardize(learner):
 
 @check("distances-shape", given=True,
        title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "pairwise_sq_distances が形状 (n, m) を返す"},
-       hint={"en": "a[:, None, :] - b[None, :, :] has shape (n, m, d); sum over the last axis.",
-             "ja": "a[:, None, :] - b[None, :, :] の形状は (n, m, d) です。最後の軸で合計しましょう。"})
+       hint={"en": "Give a and b each an axis of size 1, in different places, so that their difference "
+                   "broadcasts to (n, m, d); then reduce the axis of the coordinates.",
+             "ja": "a と b にそれぞれ別の位置で大きさ 1 の軸を入れると、差が (n, m, d) にブロードキャストされます。"
+                   "そのあと座標の軸で集約しましょう。"})
 def test_distances_shape(learner):
     got = call(learner, "pairwise_sq_distances", data(2, 4, 3), data(3, 5, 3))
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != (4, 5):

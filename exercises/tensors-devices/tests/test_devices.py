@@ -47,8 +47,8 @@ def not_returned():
 # costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
 @check("pick-cpu", given=True, title={"en": "pick_device gives the CPU when there is no GPU",
                           "ja": "GPU がないとき pick_device が CPU を返す"},
-       hint={"en": "torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\").",
-             "ja": "torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\") です。"})
+       hint={"en": "Ask torch.cuda.is_available() rather than assuming a GPU; without one the answer is the CPU.",
+             "ja": "GPU があると決めつけず torch.cuda.is_available() で確かめましょう。なければ CPU です。"})
 def test_pick_cpu(picked, learner):
     got = picked["without_gpu"]
     if got["type"] != "device" or got["device"] != "cpu":
@@ -109,8 +109,8 @@ def test_moves_model(learner):
 
 @check("moves-batch", title={"en": "The returned inputs and targets are on `device`",
                              "ja": "返した inputs と targets が `device` にある"},
-       hint={"en": "inputs = inputs.to(device): tensor.to() returns a new tensor.",
-             "ja": "inputs = inputs.to(device) としましょう。tensor.to() は新しいテンソルを返します。"})
+       hint={"en": "tensor.to() does not move the tensor you call it on: it returns a new one. Keep what it returns.",
+             "ja": "tensor.to() は呼び出したテンソル自体を移しません。新しいテンソルを返すので、その戻り値を使いましょう。"})
 def test_moves_batch(learner):
     got, error = moved(learner, "meta")
     if error is not None:

@@ -74,8 +74,9 @@ def test_bytes_every_dtype(learner):
 
 @check("cast-dtype",
        title={"en": "cast returns the dtype it was asked for", "ja": "cast が指定された dtype を返す"},
-       hint={"en": "getattr(torch, dtype_name) turns a name into a dtype; then use t.to(dtype).",
-             "ja": "getattr(torch, dtype_name) で名前から dtype を得て、t.to(dtype) で変換しましょう。"})
+       hint={"en": "Every dtype is an attribute of the torch module, named like the string you get; "
+                   "Python's getattr looks up an attribute by name.",
+             "ja": "dtype はどれも torch モジュールの属性で、受け取る文字列と同じ名前です。Python の getattr は名前で属性を取り出します。"})
 def test_cast_dtype(learner):
     source = torch.tensor([1.5, -2.25, 3.0])
     for name in DTYPE_NAMES:

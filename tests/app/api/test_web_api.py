@@ -25,7 +25,8 @@ def test_submit_then_poll_until_graded(client):
     assert response.headers["Location"] == f"/api/submissions/{body['id']}"
     done = wait_for_done(client, body["id"])
     assert done["exercise"] == "add-numbers"
-    assert set(done) == {"id", "exercise", "status", "result", "queue_position", "elapsed_s"}
+    assert set(done) == {"id", "exercise", "status", "result", "queue_position", "elapsed_s", "created_at"}
+    assert done["created_at"].endswith("+00:00")  # with its zone: the browser shows the reader's time
     assert done["queue_position"] is None and done["elapsed_s"] is None  # only while waiting
     assert done["result"]["status"] == "pass"
     assert done["result"]["output"] == "graded with sandbox=local"  # the configured sandbox

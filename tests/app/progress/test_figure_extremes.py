@@ -9,7 +9,7 @@ import pytest
 
 from app.extensions import db
 from app.models import Submission
-from app.progress.figures import HEIGHT, MAX_TICKS, WIDTH, _axis, figure_layout
+from app.progress.figures import BOTTOM, HEIGHT, MAX_TICKS, WIDTH, _axis, figure_layout
 from grader.figures import validate_figure, validate_figures
 from grader.results import validate_document
 from tests.app.accounts_helpers import signed_in
@@ -47,7 +47,7 @@ def test_equal_and_nearly_equal_values_sit_in_the_middle():
     for name in ("equal values", "speed-ups 1.0 vs next float", "negative zero"):
         layout = figure_layout(EXTREMES[name])
         ys = {dot["y"] for dot in layout["series"][0]["dots"]}
-        assert ys == {round(16 + (300 - 16 - 44) / 2, 1)}, name
+        assert ys == {round(16 + (300 - 16 - BOTTOM) / 2, 1)}, name
         assert layout["yticks"], name  # the value still gets a labelled tick
 
 

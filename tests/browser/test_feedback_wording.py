@@ -1,0 +1,32 @@
+"""Empty code in a real browser (issue 25): the card says to write the function and points at line 1,
+in the page's language, at a phone's and a desktop's width; no AttributeError."""
+
+from __future__ import annotations
+
+import pytest
+from layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+WORDS = {"en": ("Your code is empty: write the function `pairwise_sq_distances`", "line 1"),
+         "ja": ("コードが空です。問題文で求められている関数 `pairwise_sq_distances`", "行 1")}  # the line button
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["390", "1280"])
+def test_empty_code_is_told_what_to_write(browser, live_server, viewport, lang):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    if lang == "ja":
+        page.goto(live_server + "/lang/ja?next=/")
+    page.goto(f"{live_server}/exercises/{CODE_EXERCISE}")
+    page.wait_for_selector(".cm-editor .cm-content")
+    page.evaluate("() => window.laipEditor.setCode('')")
+    page.locator("#submit-button").click()
+    card = page.locator('.test[data-check="distances-shape"]')
+    card.wait_for(timeout=240_000)
+    message = card.locator(".test-message").inner_text()
+    assert message.startswith(WORDS[lang][0].replace("`", "")), message
+    assert "AttributeError" not in page.locator("#results").inner_text()
+    assert card.locator(".line-link").inner_text() == WORDS[lang][1]
+    context.close()

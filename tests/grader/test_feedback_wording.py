@@ -1,0 +1,84 @@
+"""Feedback for empty code, a misspelt function and a time-out (issue 25): words with a line, in the
+learner's language, said once."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.api import grade_code
+from grader.loader import load_exercise
+from grader.missing import describe_missing
+
+EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
+
+
+def _tests(doc: dict) -> dict[str, dict]:
+    return {t["check"]: t for t in doc["tests"]}
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Your code is empty: write the function `pairwise_sq_distances`"),
+                                         ("ja", "コードが空です。問題文で求められている関数 `pairwise_sq_distances`")])
+def test_empty_code_is_told_to_write_the_function_not_an_attribute_error(lang: str, words: str) -> None:
+    doc = grade_code(load_exercise(EXERCISES / "tensors-broadcast"), "", lang=lang, sandbox="local")
+    card = _tests(doc)["distances-shape"]
+    assert card["message"].startswith(words) and card["line"] == 1
+    assert "AttributeError" not in card["message"]
+
+
+def test_empty_code_in_an_amp_exercise_says_the_same() -> None:
+    doc = grade_code(load_exercise(EXERCISES / "amp-train-one-epoch"), "\n", sandbox="local")
+    runs = _tests(doc)["runs"]
+    assert runs["message"].startswith("Your code is empty: write the function `train_one_epoch`")
+    assert runs["line"] == 1
+    assert _tests(doc)["batch-on-device"]["message"] == "Not checked: there is no `train_one_epoch` to run yet."
+
+
+def test_a_misspelt_function_is_pointed_at() -> None:
+    source = "import torch\n\n\ndef pairwise_sq_distance(a, b):\n    return a\n"
+    message, line = describe_missing("pairwise_sq_distances", source)
+    assert line == 4 and "Line 4 defines `pairwise_sq_distance`" in message["en"]
+    assert "4 行目で `pairwise_sq_distance` を定義しています" in message["ja"]
+    message, line = describe_missing("evaluate", "import torch\nx = 1\n")
+    assert line == 2 and message["en"] == ("Your code has no function named `evaluate`, and the checks call it "
+                                           "by that name.")
+
+
+@pytest.mark.parametrize("lang, words, loop", [
+    ("en", "Your code did not finish within 2 seconds", "The first loop of your code is on line 6."),
+    ("ja", "コードが 2 秒以内に終わらなかったため停止しました", "コードの最初のループは 6 行目です。")])
+def test_a_time_out_is_said_once_in_the_learners_language_with_a_line(tmp_path: Path, lang: str, words: str,
+                                                                      loop: str) -> None:
+    folder = tmp_path / "tensors-broadcast"
+    shutil.copytree(EXERCISES / "tensors-broadcast", folder)
+    config = folder / "exercise.toml"
+    config.write_text(re.sub(r"time_s = \d+", "time_s = 2", config.read_text(encoding="utf-8")), encoding="utf-8")
+    code = "import torch\n\n\ndef standardize_columns(x):\n    total = 0\n    while True:\n        total += 1\n"
+    doc = grade_code(load_exercise(folder), code, lang=lang, sandbox="local")
+    assert doc["status"] == "error" and doc["error_kind"] == "timeout"
+    assert doc["message"].startswith(words) and loop in doc["message"] and doc["line"] == 6
+    told = [t for t in doc["tests"] if "time limit of" in t["message"] or t["message"].startswith(words)]
+    assert len(told) <= 1 and all("time limit of" not in t["message"] for t in doc["tests"])
+    assert all(t["hint"] == "" for t in doc["tests"] if t["status"] != "pass")
+
+
+def test_a_results_document_carries_the_other_language_and_its_texts_are_checked() -> None:
+    from grader.results import validate_document
+
+    doc = grade_code(load_exercise(EXERCISES / "tensors-broadcast"), "", lang="ja", sandbox="local")
+    card = _tests(doc)["distances-shape"]
+    assert card["message"].startswith("コードが空です")
+    assert card["texts"]["en"]["message"].startswith("Your code is empty")
+    assert card["texts"]["en"]["title"] == "pairwise_sq_distances returns shape (n, m)"
+    clean = validate_document(doc)
+    assert _tests(clean)["distances-shape"]["texts"]["en"]["message"].startswith("Your code is empty")
+    card = _tests(clean)["distances-shape"]  # validation returns checked copies of the tests
+    card["texts"] = {"fr": {"message": "x"}}
+    with pytest.raises(ValueError, match="texts"):
+        validate_document(clean)
+    card["texts"] = {"en": {"message": "y" * 5000, "title": 3}}
+    with pytest.raises(ValueError, match="texts.en.title"):
+        validate_document(clean)
