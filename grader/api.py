@@ -23,6 +23,8 @@ from grader.grading import (
     warm_up,
 )
 from grader.kinds import KINDS, LESSONS, Kind
+from grader.ladder import rungs as hint_rungs
+from grader.leaks import declared_slugs
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercises
 from grader.quiz import (
     QuizAnswerError,
@@ -41,7 +43,8 @@ from grader.validate import check_exercise as _check_exercise
 __all__ = [
     "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "FolderReport", "Kind",
     "QuizAnswerError", "check_exercise", "check_titles", "checked_run_document", "claim_worker_identity",
-    "default_workers", "error_result", "grade_code", "grade_quiz", "internal_error", "key_answers",
+    "declared_slugs",
+    "default_workers", "error_result", "grade_code", "grade_quiz", "hint_rungs", "internal_error", "key_answers",
     "load_exercises", "load_quiz", "public_questions", "remove_orphan_sandboxes", "run_code", "run_failed",
     "run_stopped", "sandbox_isolated", "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",
 ]

@@ -12,9 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.content import lesson_catalog
 from app.extensions import db
 from app.models import utcnow
-from grader import ladder
-from grader.api import Exercise
-from grader.leaks import declared_slugs
+from grader.api import Exercise, declared_slugs, hint_rungs
 
 FIRST_REVEALED = 2  # rung 1, the nudge, comes with the results; 2 is the concept, 3 the API
 
@@ -80,7 +78,7 @@ def reveal(exercise: Exercise, check: str, rung: int, learner: str, lang: str) -
     """Rung `rung` (2 or 3) of `check`, recorded once for `learner`; None when there is no such rung."""
     if check not in declared_slugs(exercise.path):
         return None
-    rungs = ladder.rungs(exercise.path, check, _lesson_slug(exercise))
+    rungs = hint_rungs(exercise.path, check, _lesson_slug(exercise))
     index = rung - FIRST_REVEALED
     if not 0 <= index < len(rungs):
         return None
