@@ -50,7 +50,8 @@ def _localized(figure: dict[str, Any], lang: str) -> dict[str, Any]:
     out = {key: figure[key] for key in ("id", "x_scale", "y_scale") if key in figure}
     out.update(title=text(figure.get("title")), x_label=text(figure.get("x_label")),
                y_label=text(figure.get("y_label")), note=text(figure.get("note")))
-    out["series"] = [{"name": text(s.get("name")), "points": s.get("points", [])}
+    out["series"] = [{"name": text(s.get("name")), "points": s.get("points", []),
+                      **({"spread": s["spread"]} if "spread" in s else {})}
                      for s in figure.get("series", [])]
     out["marks"] = [{"x": m.get("x"), "label": text(m.get("label"))} for m in figure.get("marks", [])]
     return out
@@ -76,11 +77,31 @@ def _text(value: Any) -> str:
     return value
 
 
+def _spread(raw: Any, points: list[list[float]], log: bool) -> list[list[float]]:
+    """A series' optional whiskers, [[x, low, high], ...]: one per point at most, each at a
+    point's x, low <= high (positive on a log axis); raises ValueError on anything else."""
+    if not isinstance(raw, list) or len(raw) > len(points):
+        raise ValueError("a spread is a list of at most one [x, low, high] per point")
+    xs = {p[0] for p in points}
+    clean = []
+    for entry in raw:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+            raise ValueError("a spread entry is [x, low, high]")
+        x, low, high = (_number(v) for v in entry)
+        if x not in xs or not low <= high or (log and low <= 0):
+            raise ValueError("a spread entry needs a point's x and 0 < low <= high on a log axis")
+        clean.append([x, low, high])
+    return clean
+
+
 def validate_figure(figure: Any) -> dict[str, Any]:
     """A figure as the results document carries it; raises ValueError on anything else.
 
     {"id", "title", "x_label", "y_label", "note", "x_scale", "y_scale",
-     "series": [{"name", "points": [[x, y], ...]}], "marks": [{"x", "label"}]}
+     "series": [{"name", "points": [[x, y], ...], "spread"?: [[x, low, high], ...]}],
+     "marks": [{"x", "label"}]}
+
+    A series' spread that is not valid is dropped and the figure kept: whiskers are extra.
     """
     if not isinstance(figure, dict) or not _ID.fullmatch(str(figure.get("id", ""))):
         raise ValueError("a figure needs an id of lowercase letters, digits and dashes")
@@ -101,7 +122,8 @@ def validate_figure(figure: Any) -> dict[str, Any]:
             if not isinstance(point, (list, tuple)) or len(point) != 2:
                 raise ValueError("a point is a pair [x, y]")
             pairs.append([_number(point[0]), _number(point[1])])
-        clean_series.append({"name": _text(entry.get("name", "")), "points": pairs})
+        clean_series.append({"name": _text(entry.get("name", "")), "points": pairs,
+                             "spread": entry.get("spread")})
     marks = figure.get("marks", [])
     if not isinstance(marks, list) or len(marks) > MAX_MARKS:
         raise ValueError("marks must be a list of at most 500 entries")
@@ -116,6 +138,13 @@ def validate_figure(figure: Any) -> dict[str, Any]:
                                   for s in clean_series for p in s["points"]):
             raise ValueError("a log scale needs positive numbers")
         scales[key] = scale
+    for entry in clean_series:
+        raw = entry.pop("spread")
+        if raw is not None:
+            try:
+                entry["spread"] = _spread(raw, entry["points"], scales["y_scale"] == "log")
+            except (ValueError, TypeError):
+                pass  # bad whiskers cost neither the series nor the figure
     return {"id": figure["id"], "title": _text(figure.get("title", "")),
             "x_label": _text(figure.get("x_label", "")), "y_label": _text(figure.get("y_label", "")),
             "note": _text(figure.get("note", "")), **scales,

@@ -26,6 +26,7 @@ LIMIT, TINY = 1e300, 1e-300
 # 1.0000000000000002 differ by one ulp and would otherwise get ticks 1e-17 apart.
 MIN_RELATIVE_SPAN = 1e-9
 MAX_TICKS = 12
+CAP = 4  # half the width of a whisker's caps, in viewBox units
 
 
 def drawable(value: float) -> bool:
@@ -56,11 +57,14 @@ def _linear_ticks(low: float, high: float) -> list[float]:
     return [start + i * step for i in range(max(count, 0))]
 
 
-def _axis(values: list[float], log: bool, size: float,
-          flip: bool) -> tuple[Callable[[float], float], list[float]]:
+def _axis(values: list[float], log: bool, size: float, flip: bool,
+          extra: list[float] | None = None) -> tuple[Callable[[float], float], list[float]]:
+    """Where a value goes and the ticks; `extra` (whisker ends) widens the range only, so a
+    log axis still labels the points' own few values, not every whisker's end."""
+    ranged = values + (extra or [])
     if log:
-        first = math.floor(math.log10(min(values)))
-        last = max(math.ceil(math.log10(max(values))), first + 1)
+        first = math.floor(math.log10(min(ranged)))
+        last = max(math.ceil(math.log10(max(ranged))), first + 1)
         stride = max(1, (last - first) // 6 + 1)
         ticks = [10.0 ** e for e in range(first, last + 1, stride)]
         distinct = sorted(set(values))
@@ -70,12 +74,12 @@ def _axis(values: list[float], log: bool, size: float,
         def share(value: float) -> float:
             return (math.log10(value) - first) / (last - first)
     else:
-        low, high = _linear_range(values)
+        low, high = _linear_range(ranged)
         ticks = [t for t in _linear_ticks(low, high) if low <= t <= high]
-        if all(float(v).is_integer() for v in values):
+        if all(float(v).is_integer() for v in ranged):
             # Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
             whole = [t for t in ticks if float(t).is_integer()]
-            ticks = whole if len(whole) >= 2 else sorted(set(values))[:8]
+            ticks = whole if len(whole) >= 2 else sorted(set(ranged))[:8]
 
         def share(value: float) -> float:
             return (value - low) / (high - low)
@@ -112,13 +116,20 @@ def figure_layout(figure: Any) -> dict[str, Any] | None:
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     place_x, xticks = _axis([p[0] for p in points] + [m["x"] for m in marks_in], xlog, inner_w,
                             flip=False)
-    place_y, yticks = _axis([p[1] for p in points], ylog, inner_h, flip=True)
+    ends = [v for s in fig["series"] for w in s.get("spread", []) for v in w[1:]]
+    place_y, yticks = _axis([p[1] for p in points], ylog, inner_h, flip=True, extra=ends)
     series = []
     for i, entry in enumerate(fig["series"]):
         dots = [{"x": round(LEFT + place_x(x), 1), "y": round(TOP + place_y(y), 1),
                  "label": f"{_label(x)}, {_label(y)}"} for x, y in entry["points"]]
+        # A whisker from low (bottom) to high (top) at the point's x, capped CAP each side.
+        whiskers = [{"x": round(LEFT + place_x(x), 1), "left": round(LEFT + place_x(x) - CAP, 1),
+                     "right": round(LEFT + place_x(x) + CAP, 1),
+                     "top": round(TOP + place_y(high), 1), "bottom": round(TOP + place_y(low), 1),
+                     "label": f"{_label(x)}: {_label(low)} – {_label(high)}"}
+                    for x, low, high in entry.get("spread", [])]
         series.append({"name": entry["name"], "color": COLORS[i % len(COLORS)], "dots": dots,
-                       "path": " ".join(f"{d['x']},{d['y']}" for d in dots),
+                       "whiskers": whiskers, "path": " ".join(f"{d['x']},{d['y']}" for d in dots),
                        "rows": entry["points"]})
     marks = [{"x": round(LEFT + place_x(m["x"]), 1), "label": m["label"]} for m in marks_in]
     return {

@@ -4,7 +4,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 560, HEIGHT = 300, LEFT = 76, RIGHT = 16, TOP = 16, BOTTOM = 48;
 // app/progress/figures.py computes the same layout: FONT, FEW_VALUES and the label rule match it.
-const FONT = 13, FEW_VALUES = 8;
+const FONT = 13, FEW_VALUES = 8, CAP = 4;
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 
 function svg(tag, attrs, text) {
@@ -21,6 +21,20 @@ const finite = (v) => typeof v === "number" && Number.isFinite(v);
 const LIMIT = 1e300, TINY = 1e-300, MIN_RELATIVE_SPAN = 1e-9, MAX_TICKS = 12;
 const MAX_FIGURE_POINTS = 2000, MAX_MARKS = 500; // grader/figures.py: all series together
 const drawable = (v) => finite(v) && (v === 0 || (Math.abs(v) >= TINY && Math.abs(v) <= LIMIT));
+// Spreads are newer than validation's bounds, so every stored one passed grader/figures.py:
+// the browser keeps what it keeps (1e-30..1e30 in size) and drops the rest the same way.
+const MAX_MAGNITUDE = 1e30, MIN_MAGNITUDE = 1e-30;
+const bounded = (v) => finite(v) && (v === 0 || (Math.abs(v) >= MIN_MAGNITUDE && Math.abs(v) <= MAX_MAGNITUDE));
+
+// A series' whiskers [[x, low, high], ...], or [] where grader/figures.py would drop them: more
+// entries than points, an entry not at a point's x, low > high, or not positive on a log axis.
+function spreadOf(raw, points, ylog) {
+  if (!Array.isArray(raw) || raw.length > points.length) return [];
+  const xs = new Set(points.map((p) => p[0]));
+  const ok = raw.every((w) => Array.isArray(w) && w.length === 3 && w.every(bounded)
+    && xs.has(w[0]) && w[1] <= w[2] && (!ylog || w[1] > 0));
+  return ok ? raw : [];
+}
 
 function extent(values) {
   let low = Infinity, high = -Infinity; // a loop: Math.min(...values) throws on huge arrays
@@ -49,10 +63,12 @@ function linearTicks(low, high) {
   return ticks;
 }
 
-function axis(values, log, size, flip) {
+// extra (whisker ends) widens the range only: a log axis labels the points' own values.
+function axis(values, log, size, flip, extra = []) {
   let share, ticks;
+  const ranged = values.concat(extra);
   if (log) {
-    const [low, high] = extent(values);
+    const [low, high] = extent(ranged);
     const first = Math.floor(Math.log10(low));
     const last = Math.max(Math.ceil(Math.log10(high)), first + 1);
     const stride = Math.max(1, Math.floor((last - first) / 6) + 1);
@@ -62,12 +78,12 @@ function axis(values, log, size, flip) {
     if (distinct.length <= FEW_VALUES) ticks = distinct; // a loss scale of 65536 reads as 65536
     share = (v) => (Math.log10(v) - first) / (last - first);
   } else {
-    const [low, high] = linearRange(values);
+    const [low, high] = linearRange(ranged);
     ticks = linearTicks(low, high).filter((t) => t >= low && t <= high);
     // Counts (steps, widths) get whole-number ticks: "step 1.2" means nothing.
-    if (values.every(Number.isInteger)) {
+    if (ranged.every(Number.isInteger)) {
       const whole = ticks.filter(Number.isInteger);
-      ticks = whole.length >= 2 ? whole : [...new Set(values)].sort((a, b) => a - b).slice(0, 8);
+      ticks = whole.length >= 2 ? whole : [...new Set(ranged)].sort((a, b) => a - b).slice(0, 8);
     }
     share = (v) => (v - low) / (high - low);
   }
@@ -86,7 +102,8 @@ function label(v) {
 
 function drawFigure(figure) {
   const series = (Array.isArray(figure.series) ? figure.series : []).slice(0, 6)
-    .map((s) => ({ name: String((s && s.name) || ""), points: Array.isArray(s && s.points) ? s.points : [] }));
+    .map((s) => ({ name: String((s && s.name) || ""), points: Array.isArray(s && s.points) ? s.points : [],
+                   raw: s && s.spread }));
   // More points than the server accepts: not a figure it sent, and not one to draw.
   if (series.reduce((sum, s) => sum + s.points.length, 0) > MAX_FIGURE_POINTS) return null;
   const xlog = figure.x_scale === "log", ylog = figure.y_scale === "log";
@@ -99,7 +116,9 @@ function drawFigure(figure) {
     .filter((m) => m && drawable(m.x) && (!xlog || m.x > 0));
   const w = WIDTH - LEFT - RIGHT, h = HEIGHT - TOP - BOTTOM;
   const x = axis(points.map((p) => p[0]).concat(marks.map((m) => m.x)), xlog, w, false);
-  const y = axis(points.map((p) => p[1]), ylog, h, true);
+  series.forEach((s) => { s.spread = spreadOf(s.raw, s.points, ylog); });
+  const ends = series.flatMap((s) => s.spread.flatMap((w) => [w[1], w[2]]));
+  const y = axis(points.map((p) => p[1]), ylog, h, true, ends);
   const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: "100%", role: "img" });
   const g = svg("g", { "font-family": "sans-serif", "font-size": FONT, fill: "#333" });
   root.append(g);
@@ -126,6 +145,17 @@ function drawFigure(figure) {
   series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length];
     const dots = s.points.map((p) => [LEFT + x.place(p[0]), TOP + y.place(p[1]), p]);
+    // A whisker from low to high at the point's x, capped CAP each side, under the dots.
+    for (const [wx, low, high] of s.spread) {
+      const at = LEFT + x.place(wx), top = (TOP + y.place(high)).toFixed(1), bottom = (TOP + y.place(low)).toFixed(1);
+      const left = (at - CAP).toFixed(1), right = (at + CAP).toFixed(1), mid = at.toFixed(1);
+      const whisker = svg("g", { class: "figure-whisker", stroke: color, "stroke-width": 1.5 });
+      whisker.append(svg("title", {}, `${s.name}: ${label(wx)}: ${label(low)} – ${label(high)}`),
+                     svg("line", { x1: mid, x2: mid, y1: top, y2: bottom }),
+                     svg("line", { x1: left, x2: right, y1: top, y2: top }),
+                     svg("line", { x1: left, x2: right, y1: bottom, y2: bottom }));
+      g.append(whisker);
+    }
     if (dots.length > 1) g.append(svg("polyline", { points: dots.map((d) => `${d[0].toFixed(1)},${d[1].toFixed(1)}`).join(" "), fill: "none", stroke: color, "stroke-width": 2 }));
     for (const [cx, cy, p] of dots) {
       const dot = svg("circle", { cx: cx.toFixed(1), cy: cy.toFixed(1), r: 3.5, fill: color });

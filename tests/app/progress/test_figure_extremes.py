@@ -13,7 +13,7 @@ from app.progress.figures import BOTTOM, HEIGHT, MAX_TICKS, WIDTH, _axis, figure
 from grader.figures import validate_figure, validate_figures
 from grader.results import validate_document
 from tests.app.accounts_helpers import signed_in
-from tests.figure_cases import EXTREMES, NEAR, fig
+from tests.figure_cases import EXTREMES, KEPT_SPREADS, NEAR, TIMES, fig
 
 
 def assert_drawn_inside(layout):
@@ -21,6 +21,9 @@ def assert_drawn_inside(layout):
         for dot in series["dots"]:
             assert layout["left"] - 0.1 <= dot["x"] <= layout["right"] + 0.1
             assert layout["top"] - 0.1 <= dot["y"] <= layout["bottom"] + 0.1
+        for whisker in series["whiskers"]:  # the y-range includes the whiskers' ends
+            assert layout["left"] - 0.1 <= whisker["x"] <= layout["right"] + 0.1
+            assert layout["top"] - 0.1 <= whisker["top"] <= whisker["bottom"] <= layout["bottom"] + 0.1
     for axis in ("xticks", "yticks"):
         assert len(layout[axis]) <= MAX_TICKS
         assert all(math.isfinite(t["at"]) and -1 <= t["at"] <= max(WIDTH, HEIGHT) + 1
@@ -41,6 +44,34 @@ def test_what_is_drawn_and_what_is_skipped():
             "tiny span near zero", "too many points", "huge integer"}.isdisjoint(drawn)
     assert {"negative zero", "equal values", "speed-ups 1.0 vs next float", "nearly equal large",
             "nearly equal log", "marks far outside", "huge list"} <= drawn
+
+
+def test_bad_spreads_are_dropped_and_their_figures_kept():
+    spreads = {name: figure for name, figure in EXTREMES.items() if name.startswith("spread")}
+    for name, figure in spreads.items():
+        clean = validate_figure(figure)  # never raises for a spread: the figure is kept
+        layout = figure_layout(figure)
+        assert layout is not None, name
+        kept = "spread" in clean["series"][0]
+        assert kept == (name in KEPT_SPREADS), name
+        assert bool(layout["series"][0]["whiskers"]) == kept, name
+    # A figure without spreads carries none: documents from before spreads read the same.
+    assert "spread" not in validate_figure(fig(TIMES))["series"][0]
+
+
+def test_whiskers_span_low_to_high_and_widen_the_y_range():
+    layout = figure_layout(EXTREMES["spread of timings"])
+    dots, whiskers = layout["series"][0]["dots"], layout["series"][0]["whiskers"]
+    assert [w["x"] for w in whiskers] == [d["x"] for d in dots]
+    for dot, whisker in zip(dots, whiskers, strict=True):
+        assert whisker["top"] < dot["y"] < whisker["bottom"]  # 9.8 above 7.4 above 7.1
+        assert whisker["left"] < whisker["x"] < whisker["right"]
+    # 41 ms, above every median, is still inside the plot; the ticks stay the medians.
+    assert whiskers[1]["top"] >= layout["top"] - 0.1
+    assert [t["text"] for t in layout["yticks"]] == ["7.4", "30.1"]
+    assert "41" in whiskers[1]["label"] and "29.5" in whiskers[1]["label"]
+    linear = figure_layout(EXTREMES["spread widest linear"])
+    assert linear["series"][0]["whiskers"][0]["top"] == pytest.approx(linear["top"], abs=15)
 
 
 def test_equal_and_nearly_equal_values_sit_in_the_middle():

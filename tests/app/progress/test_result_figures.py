@@ -59,3 +59,15 @@ def test_counts_get_whole_number_ticks():
     assert ticks == [1, 2]
     _, ticks = _axis([0.5, 1.5], log=False, size=100, flip=False)
     assert any(not float(t).is_integer() for t in ticks)
+
+
+def test_feedback_draws_a_whisker_per_spread_entry_in_the_series_colour(app):
+    spread = {**FIGURE, "series": [
+        {**FIGURE["series"][0], "spread": [[64, 7.1, 9.8], [1024, 290.0, 330.5]]},
+        {**FIGURE["series"][1], "spread": [[64, 26.0, 80.0], [1024, 3700.0, 3800.0]]}]}
+    html = render(app, {"status": "pass", "message": "", "tests": [], "figures": [spread]})
+    whiskers = re.findall(r'<g class="figure-whisker" stroke="(#[0-9a-f]{6})"', html)
+    assert whiskers == ["#1f77b4"] * 2 + ["#d62728"] * 2
+    assert html.count("<line x1=") >= 4 * 3  # a stem and two caps each
+    assert "bfloat16 autocast: 64: 26 – 80" in html
+    assert len(re.findall(r"<circle ", html)) == 4  # the medians are still the dots
