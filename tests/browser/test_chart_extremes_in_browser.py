@@ -24,6 +24,10 @@ DRAW = """(() => {
     ticks: figure.querySelectorAll("svg text").length,
     texts: [...figure.querySelectorAll(":scope > svg text")].map((t) => t.textContent),
     font: figure.querySelector(":scope > svg g").getAttribute("font-size"),
+    whiskers: [...figure.querySelectorAll("g.figure-whisker")].map((w) => ({
+      color: w.getAttribute("stroke"), title: w.querySelector("title").textContent,
+      lines: [...w.querySelectorAll("line")].map((l) => ["x1", "x2", "y1", "y2"].map((a) => +l.getAttribute(a))),
+    })),
   }));
 })()"""
 
@@ -66,6 +70,17 @@ def test_the_browser_draws_what_the_server_draws(page, name):
         ticks = [t["text"] for t in layout["yticks"]] + [t["text"] for t in layout["xticks"]]
         assert figure["texts"][:len(ticks)] == ticks
         assert figure["font"] == str(layout["font"])
+        # ... and the same whiskers (issue 24): kept or dropped alike, at the same places.
+        server_whiskers = [(s, w) for s in layout["series"] for w in s["whiskers"]]
+        assert len(figure["whiskers"]) == len(server_whiskers)
+        for drawn_whisker, (s, w) in zip(figure["whiskers"], server_whiskers, strict=True):
+            assert drawn_whisker["color"] == s["color"]
+            assert drawn_whisker["title"] == f"{s['name']}: {w['label']}"
+            expected = [[w["x"], w["x"], w["top"], w["bottom"]],
+                        [w["left"], w["right"], w["top"], w["top"]],
+                        [w["left"], w["right"], w["bottom"], w["bottom"]]]
+            for got, want in zip(drawn_whisker["lines"], expected, strict=True):
+                assert got == pytest.approx(want, abs=0.11)
 
 
 LOSS_SCALE = {"id": "loss-scale", "title": "t", "y_scale": "log", "series": [

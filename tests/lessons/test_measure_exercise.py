@@ -55,6 +55,16 @@ def test_solution_passes_and_returns_its_figures_and_where_they_were_measured():
     for row in table["rows"]:
         assert 0 < row["min_ms"] <= row["median_ms"] <= row["max_ms"]
         assert row["repeats"] >= 3 and row["learner_ms"] > 0 and row["peak_mb"] is None
+    # The chart shows the spread (issue 24): a whisker per median, from the table's min to max.
+    assert "ひげは最速〜最遅のステップ" in step_time["note"] and "CPU" in step_time["note"]
+    rows = {(r["precision"], r["width"]): r for r in table["rows"]}
+    for series in step_time["series"]:
+        precision = "float32" if series["name"] == "float32" else "bfloat16"
+        assert [w[0] for w in series["spread"]] == [x for x, _ in series["points"]]
+        for (width, low, high), (_, median) in zip(series["spread"], series["points"], strict=True):
+            row = rows[(precision, width)]
+            assert (low, high) == pytest.approx((row["min_ms"], row["max_ms"]))
+            assert low <= median <= high and median == pytest.approx(row["median_ms"])
     # On a CPU grader the synchronisation is not verified: it says so and counts neither way.
     sync = _by_check(doc)["cuda-synchronize"]
     assert sync["status"] == "skip" and sync["unverifiable"] is True

@@ -89,22 +89,27 @@ def good_runs(result):
 def charts(result):
     """Milliseconds per step by width, autocast's speed-up, and (CUDA) peak memory.
 
-    Times are the grader's own medians of the learner's train_step (the table under the charts
-    gives min and max and the machine); without them, the learner's own figures.
+    Times are the grader's own medians of the learner's train_step, with whiskers from its
+    fastest to its slowest step (the table under the charts gives the figures and the machine);
+    without them, the learner's own figures.
     """
     own = own_series(result)
-    machine = f"{result['device_name']}, {result['threads']} thread(s)"
-    machine_ja = f"{result['device_name']}、スレッド {result['threads']}"
+    name = result["device_name"][:40]  # a note is at most 200 characters, or the figure is dropped
+    machine = f"{name}, {result['threads']} thread(s)"
+    machine_ja = f"{name}、スレッド {result['threads']}"
+    spread = {}
     if own:
         peaks = {(t["width"], None if d == "None" else d): mb for t in result.get("own", [])
                  for d, mb in t.get("peak_mb", {}).items()}
         by_dtype = {dtype: {w: {"seconds": statistics.median(s), "peak_mb": peaks.get((w, dtype))}
                             for w, s in widths.items()} for dtype, widths in own.items()}
+        spread = {dtype: [[w, min(s) * 1000, max(s) * 1000] for w, s in sorted(widths.items())]
+                  for dtype, widths in own.items()}
         where = {"en": f"{machine}, batch {result['batch_size']}: the grader timed your train_step, "
-                       f"float32 and autocast taking turns, median of 3 to 9 steps each (the table "
-                       f"below gives the spread)",
+                       f"float32 and autocast in turns; dot: median of 3-9 steps, whisker: fastest "
+                       f"to slowest",
                  "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。採点環境があなたの train_step を"
-                       f"float32 と autocast で交互に 3〜9 ステップずつ計測した中央値です（ばらつきは下の表）"}
+                       f"float32 と autocast で交互に計測。点は 3〜9 ステップの中央値、ひげは最速〜最遅のステップ"}
     else:
         runs = good_runs(result)
         if not runs:
@@ -117,7 +122,8 @@ def charts(result):
         for run in runs:
             by_dtype.setdefault(run["dtype"], {})[run["width"]] = run["returned"]
     time_series = [{"name": LABELS[dtype], "points": [[w, got["seconds"] * 1000]
-                                                      for w, got in sorted(points.items())]}
+                                                      for w, got in sorted(points.items())],
+                    **({"spread": spread[dtype]} if dtype in spread else {})}
                    for dtype, points in by_dtype.items()]
     out = [{"id": "step-time", "title": {"en": "Time per training step", "ja": "学習 1 ステップの時間"},
             "x_label": {"en": "hidden width", "ja": "隠れ層の幅"},
