@@ -57,3 +57,14 @@ def test_results_document_carries_figures_and_validates_them():
         validate_document(doc)
     del doc["figures"]  # documents from before figures existed stay valid
     assert validate_document(doc)
+
+
+def test_take_keeps_a_valid_spread_and_drops_a_bad_one_with_its_figure_kept():
+    """Issue 24: whiskers per point travel through the harness's localizing and validation."""
+    figures.take("en")
+    good = [[64, 7.0, 8.25], [1024, 290, 330]]
+    figures.add({**FIGURE, "series": [{**FIGURE["series"][0], "spread": good}]})
+    figures.add({**FIGURE, "series": [{**FIGURE["series"][0], "spread": [[64, 8.0, 7.0]]}]})
+    kept, dropped = figures.take("en")
+    assert kept["series"][0]["spread"] == [[64.0, 7.0, 8.25], [1024.0, 290.0, 330.0]]
+    assert "spread" not in dropped["series"][0] and dropped["series"][0]["points"]
