@@ -59,3 +59,18 @@ def test_plain_pytest_and_the_serial_groups_cover_tests_once() -> None:
     # Test modules at the top of tests/ are named one by one.
     for module in TESTS.glob("test_*.py"):
         assert f"tests/{module.name}" in plain, f"add tests/{module.name} to pyproject's testpaths"
+
+
+def test_test_helpers_are_imported_from_the_root() -> None:
+    # A bare `from layout_helpers import ...` works only when its folder is on sys.path (a
+    # whole-folder run can hide that); from the root (tests.browser.layout_helpers) it always does.
+    modules = [path for folder in code_folders() for path in folder.glob("*.py")]
+    helper_names = {path.stem for path in modules
+                    if not path.name.startswith(("test_", "__")) and path.name != "conftest.py"}
+    bare = []
+    for path in modules:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found = re.match(r"\s*(?:from|import)\s+([A-Za-z_][\w]*)\b", line)
+            if found and (found.group(1) in helper_names or found.group(1).startswith("test_")):
+                bare.append(f"{path.relative_to(TESTS.parent)}:{number}: {line.strip()}")
+    assert not bare, "import test helpers from the root (tests.<folder>.<module>):\n" + "\n".join(bare)

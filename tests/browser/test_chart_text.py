@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account, overflow, result_document
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account, overflow, result_document
 
 from app.extensions import db
 from app.models import Submission

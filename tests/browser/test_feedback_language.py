@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account
 
 from app.extensions import db
 from app.models import Submission

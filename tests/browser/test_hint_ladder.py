@@ -4,7 +4,7 @@ to the lesson section, then the API, in the page's language, at a phone's and a 
 from __future__ import annotations
 
 import pytest
-from layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account, overflow
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account, overflow
 
 from app.extensions import db
 from app.progress.hints import HintReveal

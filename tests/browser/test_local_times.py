@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account
 
 from app.extensions import db
 from app.models import Submission
