@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account, overflow, result_document
 
 from app.extensions import db
 from app.models import Submission
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account, overflow, result_document
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account
 
 from app.extensions import db
 from app.models import Submission
 from grader.api import grade_code
 from grader.loader import load_exercise
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

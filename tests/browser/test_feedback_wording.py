@@ -4,6 +4,7 @@ in the page's language, at a phone's and a desktop's width; no AttributeError.""
 from __future__ import annotations
 
 import pytest
+
 from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -4,10 +4,10 @@ to the lesson section, then the API, in the page's language, at a phone's and a 
 from __future__ import annotations
 
 import pytest
-from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account, overflow
 
 from app.extensions import db
 from app.progress.hints import HintReveal
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account, overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

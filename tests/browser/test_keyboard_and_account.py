@@ -4,6 +4,7 @@ Tab), and the password change reachable on a phone, at 390 and 1280 px in en and
 from __future__ import annotations
 
 import pytest
+
 from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account
 
 from app.extensions import db
 from app.models import Submission
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

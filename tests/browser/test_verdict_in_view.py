@@ -4,6 +4,7 @@ desktop, where it is beside the editor, the focus stays. Checks skipped for one 
 from __future__ import annotations
 
 import pytest
+
 from tests.browser.layout_helpers import DESKTOP, MOBILE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
