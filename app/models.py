@@ -60,6 +60,9 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     # Claims so far: a job whose grading process died this many times ends with a message
     # (GRADING_MAX_ATTEMPTS) instead of killing worker after worker.
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # What a running job waits for, set by its worker: "starting" while a sandbox is started
+    # for it (no warm one was free; grader.api.grade_code's on_phase); None otherwise.
+    phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
@@ -76,7 +79,9 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
             "status": self.status,
             "result": self.result if self.status == "done" else None,
             "queue_position": self.queue_position(),
+            "waited_s": self.waited_s(),
             "elapsed_s": self.elapsed_s(),
+            "phase": self.phase if self.status == "running" else None,
         }
 
     def queue_position(self) -> int | None:
@@ -91,6 +96,10 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
         exercise = current_app.extensions["exercise_catalog"].get(self.exercise_id)
         order = fair_order(current_app, queue_kind(current_app, exercise))
         return order.index(self.id) + 1 if self.id in order else None
+
+    def waited_s(self) -> float | None:
+        """Seconds since the submission was stored, while it waits in the queue; None otherwise."""
+        return _elapsed(self.created_at) if self.status == "queued" else None
 
     def elapsed_s(self) -> float | None:
         """Seconds since grading started, while it runs; None otherwise."""

@@ -12,7 +12,14 @@ from typing import Any
 from grader.messages import run_error
 from grader.results import error_result
 from grader.sandboxes import run_lane
-from grader.sandboxes.base import Job, internal_run, kill_on_cancel, validate_run_document
+from grader.sandboxes.base import (
+    STARTING,
+    Job,
+    internal_run,
+    kill_on_cancel,
+    report_phase,
+    validate_run_document,
+)
 from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
 from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
 from grader.sandboxes.docker_image import image_name, image_state
@@ -175,9 +182,11 @@ class DockerSandbox:
                     return self._internal(job, "no GPU became free in time", started)
             try:
                 if gpu is None:  # warm containers hold no GPU (docs/grading.md, "Warm pool")
-                    member = docker_pool(state.client, job.exercise.config.limits).take()
+                    member = docker_pool(state.client, job.exercise.config.limits).take(
+                        on_wait=lambda: report_phase(job, STARTING))
                     if member is not None:
                         return self._run_container(state.client, job, None, started, member=member)
+                report_phase(job, STARTING)  # a container created and started for this job
                 return self._run_container(state.client, job, gpu, started)
             finally:
                 if gpu is not None:

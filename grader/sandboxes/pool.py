@@ -91,29 +91,32 @@ class WarmPool:
                                                 daemon=True)
                 self._thread.start()
 
-    def take(self) -> Member | None:
+    def take(self, on_wait: Callable[[], None] | None = None) -> Member | None:
         """A live warm member, or None (the pool is empty, off or closed): start one cold.
 
         With a hurry hook (docker), an empty pool with a member starting that no other job is
         waiting for hands that one over when it is ready, raised to a job's priority, instead
         of None: a cold start would do the same work (import torch) a second time, at the same
         moment, on the same cores (seen: a refill at 35 s and the learner's cold start at 30 s
-        behind an instructor's check, where either alone took 13 s).
+        behind an instructor's check, where either alone took 13 s). `on_wait` is called
+        before such a wait (the learner is told a sandbox is starting for them).
         """
         self.start()
         with self._changed:
             taken = self._take_idle()
             if taken is None and self._hurry is not None and self._starting > self._waiting:
-                taken = self._take_starting()
+                taken = self._take_starting(on_wait)
             log.debug("pool %s: %s (%d idle, %d starting)", self.name,
                       "warm" if taken else "empty, cold start", len(self._idle), self._starting)
         return taken
 
-    def _take_starting(self) -> Member | None:
+    def _take_starting(self, on_wait: Callable[[], None] | None) -> Member | None:
         """Wait (lock held) for a starting member to be ready; None if every start ended without one."""
         self._waiting += 1
         assert self._hurry is not None
         threading.Thread(target=self._hurry, name=f"hurry-{self.name}", daemon=True).start()
+        if on_wait is not None:  # (in a thread: it may write to a database; the lock is held)
+            threading.Thread(target=on_wait, name=f"wait-{self.name}", daemon=True).start()
         try:
             deadline = time.monotonic() + TAKE_OVER_WAIT_S
             while not self._closed:
