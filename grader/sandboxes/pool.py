@@ -29,9 +29,11 @@ RETIRE_SHARE = 0.8
 # started at once, it competes with that job for the CPU (a warm docker grading took 0.42 s
 # instead of 0.35 s on 2 cores); a job that runs long does not hold the refill up past this.
 REFILL_GRACE_S = 1.5
-# The longest a job waits for a starting member it took over (take()); a start takes well
-# under this unless the host is overloaded, and then a cold start would not be faster.
-TAKE_OVER_WAIT_S = 60.0
+# The longest a job waits for a starting member it took over (take()): a docker start's own
+# limit (docker_warm.READY_TIMEOUT_S). Raised to a grading's weight, the member is no slower
+# than a cold container would be; a shorter wait only added a cold start after it (seen at
+# load 15: a job waited 60 s, then started cold).
+TAKE_OVER_WAIT_S = 180.0
 
 
 class Member(Protocol):
