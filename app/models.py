@@ -60,6 +60,9 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     # Claims so far: a job whose grading process died this many times ends with a message
     # (GRADING_MAX_ATTEMPTS) instead of killing worker after worker.
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # What a running job waits for, set by its worker: "starting" while a sandbox is started
+    # for it (no warm one was free; grader.api.grade_code's on_phase); None otherwise.
+    phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
@@ -79,10 +82,16 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
             "status": self.status,
             "result": self.result if self.status == "done" else None,
             "queue_position": queue_position if self.status == "queued" else None,
+            "waited_s": self.waited_s(),
             "elapsed_s": self.elapsed_s(),
+            "phase": self.phase if self.status == "running" else None,
             # With its zone: the browser shows it in the learner's own time (app/static/src/times.js).
             "created_at": as_utc(self.created_at).isoformat() if self.created_at else None,
         }
+
+    def waited_s(self) -> float | None:
+        """Seconds since the submission was stored, while it waits in the queue; None otherwise."""
+        return _elapsed(self.created_at) if self.status == "queued" else None
 
     def elapsed_s(self) -> float | None:
         """Seconds since grading started, while it runs; None otherwise."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from grader.loader import Exercise
@@ -13,15 +14,19 @@ from grader.sandboxes.base import internal_run, validate_run_document
 
 
 def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
-               sandbox: str | None = None, background: bool = False) -> dict[str, Any]:
+               sandbox: str | None = None, background: bool = False,
+               on_phase: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Grade `code` against `exercise`; platform faults come back as internal errors, not raised.
 
     `background`: work no learner waits for (an instructor's check): one such grading at a
     time, at the lowest CPU priority, never in a learner's warm sandbox (grader.sandboxes.lane).
+    `on_phase`: called with "starting" (perhaps from another thread) when no warm sandbox was
+    free and one is being started for this job, so the learner can be told why it takes longer.
     """
     try:
         backend = get_sandbox(sandbox)
-        return backend.run(Job(exercise=exercise, code=code, lang=lang, background=background))
+        return backend.run(Job(exercise=exercise, code=code, lang=lang, background=background,
+                               on_phase=on_phase))
     except Exception as exc:  # noqa: BLE001 -- the caller stores a verdict whatever happens
         detail = f"{type(exc).__name__}: {exc}"
         return error_result(exercise.id, "internal",

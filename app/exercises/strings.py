@@ -45,6 +45,9 @@ def editor_strings() -> dict[str, str]:
         # {position}, {seconds}, {title}, {time} are filled in by the script.
         "queued_at": _("Queued: number {position} in line…"),
         "running_for": _("Grading… {seconds} s"),
+        # While queued, and while a sandbox is started for this job (no warm one was free).
+        "queued_waited": _("Queued: number {position} in line, waiting {seconds} s…"),
+        "starting_for": _("Starting a sandbox for your code… {seconds} s"),
         "last_result": _("Your last submission:"),
         "open_submission": _("details"),
         "next_cta": _("Next exercise: {title} →"),

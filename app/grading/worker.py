@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect as pyinspect
 import logging
 import threading
 import uuid
@@ -80,12 +81,33 @@ def _internal(exercise_id: str, messages: dict[str, str], lang: str) -> dict[str
     return error_result(exercise_id, "internal", text).to_dict()
 
 
-def _run_grader(app: Flask, exercise: Exercise | None, sub: Submission) -> dict[str, Any]:
+def _phase_writer(submission_id: str, token: str) -> Callable[[str], None]:
+    """Stores the grader's phase on the job (the status API shows it), from any thread.
+
+    Through the engine, not the session: the grader may call it from a thread of its own, and
+    the grading thread's session must not be committed midway.
+    """
+    engine = db.engine
+
+    def write(phase: str) -> None:
+        with engine.begin() as connection:
+            connection.execute(update(Submission)
+                               .where(Submission.id == submission_id, Submission.claimed_by == token,
+                                      Submission.status == "running")
+                               .values(phase=phase))
+
+    return write
+
+
+def _run_grader(app: Flask, exercise: Exercise | None, sub: Submission, token: str) -> dict[str, Any]:
     if exercise is None:
         return _internal(sub.exercise_id, GONE_MESSAGES, sub.lang)
     try:
         grade = _grade_function(app)
-        return grade(exercise, sub.code, lang=sub.lang, sandbox=app.config["GRADER_SANDBOX"])
+        progress: dict[str, Any] = {}
+        if "on_phase" in pyinspect.signature(grade).parameters:  # an injected grader may not report
+            progress["on_phase"] = _phase_writer(sub.id, token)
+        return grade(exercise, sub.code, lang=sub.lang, sandbox=app.config["GRADER_SANDBOX"], **progress)
     except Exception:  # the contract says grade_code never raises; if it does, it is ours
         log.exception("grader raised for submission %s", sub.id)
         return _internal(sub.exercise_id, INTERNAL_MESSAGES, sub.lang)
@@ -140,7 +162,7 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     # The heartbeat goes on while the result waits for the database, so a job whose result is
     # kept through an outage is not taken for a dead worker's the moment the database returns.
     with _heartbeat(app, submission_id, token):
-        doc = _run_grader(app, catalog.get(exercise_id), sub)
+        doc = _run_grader(app, catalog.get(exercise_id), sub, token)
         store_finished(app, submission_id, doc, store=lambda document: _store(submission_id, token, document),
                        fallback=_internal(exercise_id, INTERNAL_MESSAGES, lang))
 

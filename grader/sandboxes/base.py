@@ -29,6 +29,22 @@ class Job:
     cancel: threading.Event | None = None
     # Work no learner waits for (an instructor's check): grader.sandboxes.lane.
     background: bool = False
+    # Told what the job waits for, for the learner's progress: STARTING when no warm sandbox
+    # was free and one is being started for this job (cold, or a warm one still starting).
+    on_phase: Callable[[str], None] | None = None
+
+
+STARTING = "starting"
+
+
+def report_phase(job: Job, phase: str) -> None:
+    """Tell the job's caller its phase; a failing listener never fails the grading."""
+    if job.on_phase is None:
+        return
+    try:
+        job.on_phase(phase)
+    except Exception:  # noqa: BLE001 -- progress is a courtesy; the grading goes on
+        log.warning("could not report phase %s", phase, exc_info=True)
 
 
 class Sandbox(Protocol):

@@ -12,14 +12,21 @@ from typing import Any
 from grader.messages import run_error
 from grader.results import error_result
 from grader.sandboxes import run_lane
-from grader.sandboxes.base import Job, internal_run, kill_on_cancel, validate_run_document
+from grader.sandboxes.base import (
+    STARTING,
+    Job,
+    internal_run,
+    kill_on_cancel,
+    report_phase,
+    validate_run_document,
+)
 from grader.sandboxes.docker_files import ResultsUnreadable, job_archive, read_results
 from grader.sandboxes.docker_gpus import GpuScheduler, device_request, host_gpu_ids
 from grader.sandboxes.docker_image import image_name, image_state
 from grader.sandboxes.docker_janitor import sweep
 from grader.sandboxes.docker_settings import GRADING_DIR, RESULTS_PATH, container_kwargs, wall_limit_s
 from grader.sandboxes.docker_warm import DockerMember, docker_pool
-from grader.sandboxes.lane import LOW_SHARES, background_slot
+from grader.sandboxes.lane import BACKGROUND_SHARES, NORMAL_SHARES, background_slot
 from grader.sandboxes.pool import WarmPool
 
 log = logging.getLogger(__name__)
@@ -160,7 +167,13 @@ class DockerSandbox:
         if job.background and wanted != "required":
             # Never a warm container nor a GPU a learner could use; one at a time, lowest weight.
             with background_slot(True):
-                return self._run_container(state.client, job, None, started)
+                doc = self._run_container(state.client, job, None, started)
+                if doc.get("error_kind") == "timeout":  # perhaps only its low weight (lane.py)
+                    log.info("background job for %s timed out at low weight; once more at "
+                             "a grading's", job.exercise.id)
+                    doc = self._run_container(state.client, job, None, time.monotonic(),
+                                              shares=NORMAL_SHARES)
+                return doc
         with state.slots:
             gpu = None
             if wanted != "no" and len(state.gpus):
@@ -169,16 +182,19 @@ class DockerSandbox:
                     return self._internal(job, "no GPU became free in time", started)
             try:
                 if gpu is None:  # warm containers hold no GPU (docs/grading.md, "Warm pool")
-                    member = docker_pool(state.client, job.exercise.config.limits).take()
+                    member = docker_pool(state.client, job.exercise.config.limits).take(
+                        on_wait=lambda: report_phase(job, STARTING))
                     if member is not None:
                         return self._run_container(state.client, job, None, started, member=member)
+                report_phase(job, STARTING)  # a container created and started for this job
                 return self._run_container(state.client, job, gpu, started)
             finally:
                 if gpu is not None:
                     state.gpus.release(gpu)
 
     def _run_container(self, client: Any, job: Job, gpu: str | None, started: float, *,
-                       member: DockerMember | None = None, mode: str = "grade") -> dict[str, Any]:
+                       member: DockerMember | None = None, mode: str = "grade",
+                       shares: int | None = None) -> dict[str, Any]:
         """One job in a container: a warm one given its job file, or one created now.
 
         mode "run" always uses the warm container's command (a fresh one if no warm one was
@@ -206,7 +222,8 @@ class DockerSandbox:
                 kwargs = container_kwargs(limits, exercise_id=job.exercise.id,
                                           job_id=uuid.uuid4().hex[:16],
                                           deadline=time.time() + wall, lang=job.lang,
-                                          cpu_shares=LOW_SHARES if job.background else None)
+                                          cpu_shares=shares or (BACKGROUND_SHARES if job.background
+                                                                else None))
                 if gpu is not None:
                     kwargs["device_requests"] = [device_request(gpu)]
                 container = client.containers.create(**kwargs)

@@ -41,6 +41,7 @@ class DockerMember:
                                   deadline=time.time() + idle + wall_limit_s(Limits(time_s=MAX_TIME_S)),
                                   warm_idle_s=idle, cpu_shares=LOW_SHARES)
         self.lifeline: Any = None
+        self._raised = False
         with _live_lock:
             self.container = client.containers.create(**kwargs)
             _live.add(self)
@@ -61,7 +62,7 @@ class DockerMember:
                 return
             if not raised and time.monotonic() - started > LOW_PRIORITY_LIMIT_S:
                 raised = True  # a refill that yields must still finish (lane.py)
-                self._raise_shares()
+                self.raise_shares()
             if not self.alive():
                 break
             time.sleep(READY_POLL_S)
@@ -75,9 +76,13 @@ class DockerMember:
         The engine call runs beside the job's put_archive, not before it (about 10 ms saved).
         """
         _busy.add(self)
-        threading.Thread(target=self._raise_shares, name="warm-shares", daemon=True).start()
+        threading.Thread(target=self.raise_shares, name="warm-shares", daemon=True).start()
 
-    def _raise_shares(self) -> None:
+    def raise_shares(self) -> None:
+        """To a grading's CPU weight (once: later calls cost nothing)."""
+        if self._raised:
+            return
+        self._raised = True
         try:
             self.container.update(cpu_shares=NORMAL_SHARES)
         except Exception as exc:  # noqa: BLE001 -- removed meanwhile: nothing left to weigh
@@ -96,7 +101,7 @@ class DockerMember:
         import docker.errors
 
         if self not in _busy:  # still at LOW_SHARES: its end must not wait for CPU either
-            self._raise_shares()
+            self.raise_shares()
         try:
             self.container.remove(force=True, v=True)
         except docker.errors.NotFound:
@@ -159,9 +164,27 @@ def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool
     key = ("docker", image_name(), limits.memory_mb, limits.processes) + (("run",) if lane == "run" else ())
     pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
 
+    # Members of this pool still starting, for hurry (the pool keeps the spawn and hurry of the
+    # call that made it, so both share this one set).
+    starting: set[DockerMember] = set()
+    starting_lock = threading.Lock()
+
     def spawn() -> DockerMember:
         member = DockerMember(client, pool_limits)
-        member.wait_ready()
+        with starting_lock:
+            starting.add(member)
+        try:
+            member.wait_ready()
+        finally:
+            with starting_lock:
+                starting.discard(member)
         return member
 
-    return get_pool(key, spawn, run_pool_size() if lane == "run" else None)
+    def hurry() -> None:
+        """A job waits for one of them (WarmPool.take): a grading's CPU weight from now on."""
+        with starting_lock:
+            members = list(starting)
+        for member in members:
+            member.raise_shares()
+
+    return get_pool(key, spawn, run_pool_size() if lane == "run" else None, hurry=hurry)

@@ -8,7 +8,10 @@
 #   refill is not lowered at all, since a job must never run at a lowered priority.
 #   Docker: the container's cpu.shares, LOW_SHARES until taken, raised by the engine);
 # - the background lane (Job.background: an instructor's "check every folder"): one grading
-#   at a time per process, never from a warm pool, at the lowest priority for its whole life.
+#   at a time per process, never from a warm pool, at the lowest priority for its whole life
+#   (docker: below the refills). One that timed out is graded once more at a grading's
+#   priority, so a busy host never makes an instructor's check report a timeout the folder
+#   does not have (seen: a solution "did not finish within 30 seconds" at load 10).
 
 from __future__ import annotations
 
@@ -26,7 +29,12 @@ from contextlib import contextmanager
 # Weight 110 (nice 10) or 128 shares still leaves a grading about 90 % of a core it competes for.
 REFILL_NICE = 10
 BACKGROUND_NICE = 10
-LOW_SHARES = 128  # cpu.shares of a warm container until taken, and of background jobs
+LOW_SHARES = 128  # cpu.shares of a warm container until taken (or a job waits for it)
+# Background containers weigh less than refills: a refill is a learner's next warm container,
+# and at equal weight an instructor's check halved the refills' CPU on a busy host, the pool
+# ran dry and learners started cold behind it (issue 22's docker class: p90 154 s). CPU that
+# nothing else wants still all goes to it (cpu.shares only divides contended CPU).
+BACKGROUND_SHARES = 64
 NORMAL_SHARES = 1024  # docker's default
 # A refill still not ready after this long is raised to normal priority: on an idle 2-core
 # host a warm start takes well under a second (local, a fork) or a few seconds (docker);

@@ -13,7 +13,14 @@ from typing import Any
 
 from grader.messages import run_error
 from grader.results import error_result, validate_document
-from grader.sandboxes.base import HARNESS_SLACK_S, Job, internal_run, validate_run_document
+from grader.sandboxes.base import (
+    HARNESS_SLACK_S,
+    STARTING,
+    Job,
+    internal_run,
+    report_phase,
+    validate_run_document,
+)
 from grader.sandboxes.lane import background_slot, lowered
 from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool, use_zygote
 from grader.sandboxes.pool import WarmPool
@@ -39,6 +46,8 @@ class LocalSandbox:
             with background_slot(True):
                 return self._run_cold(job)
         member = local_pool().take()
+        if member is None:
+            report_phase(job, STARTING)
         if member is None and use_zygote():
             # None warm: a fresh fork of the zygote (grader/sandboxes/zygote.py) is a cold start
             # without the imports; it runs the job at once, at normal priority.

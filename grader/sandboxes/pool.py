@@ -29,6 +29,11 @@ RETIRE_SHARE = 0.8
 # started at once, it competes with that job for the CPU (a warm docker grading took 0.42 s
 # instead of 0.35 s on 2 cores); a job that runs long does not hold the refill up past this.
 REFILL_GRACE_S = 1.5
+# The longest a job waits for a starting member it took over (take()): a docker start's own
+# limit (docker_warm.READY_TIMEOUT_S). Raised to a grading's weight, the member is no slower
+# than a cold container would be; a shorter wait only added a cold start after it (seen at
+# load 15: a job waited 60 s, then started cold).
+TAKE_OVER_WAIT_S = 180.0
 
 
 class Member(Protocol):
@@ -62,12 +67,18 @@ def max_idle_s() -> float:
 class WarmPool:
     """Keeps `size` members ready; `take` hands one out and a background thread replaces it."""
 
-    def __init__(self, name: str, spawn: Callable[[], Member], size: int):
+    def __init__(self, name: str, spawn: Callable[[], Member], size: int, *,
+                 hurry: Callable[[], None] | None = None):
         self.name = name
         self.size = size
         self._spawn = spawn
+        # Given, an empty pool's take() waits for a member already starting (and calls hurry to
+        # raise its priority) rather than answer None: see take().
+        self._hurry = hurry
         self._idle: deque[Member] = deque()
         self._starting = 0
+        self._waiting = 0  # take() calls waiting for a starting member (one member each)
+        self._backoff_until = 0.0  # after a failed start, no new start before this
         self._closed = False
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -82,22 +93,60 @@ class WarmPool:
                                                 daemon=True)
                 self._thread.start()
 
-    def take(self) -> Member | None:
-        """A live warm member, or None (the pool is empty, off or closed): start one cold."""
+    def take(self, on_wait: Callable[[], None] | None = None) -> Member | None:
+        """A live warm member, or None (the pool is empty, off or closed): start one cold.
+
+        With a hurry hook (docker), an empty pool with a member starting that no other job is
+        waiting for hands that one over when it is ready, raised to a job's priority, instead
+        of None: a cold start would do the same work (import torch) a second time, at the same
+        moment, on the same cores (seen: a refill at 35 s and the learner's cold start at 30 s
+        behind an instructor's check, where either alone took 13 s). `on_wait` is called
+        before such a wait (the learner is told a sandbox is starting for them).
+        """
         self.start()
-        taken = None
         with self._changed:
-            while self._idle and taken is None:
-                member = self._idle.popleft()
-                usable = self._usable(member)
-                self._ready_at.pop(id(member), None)  # it leaves the idle members either way
-                if usable:
-                    taken = member
-                    self._lent_at[id(member)] = time.monotonic()
-                else:  # crashed, ended or about to end while idle: never hand it out
-                    self.replaced += 1
-                    threading.Thread(target=member.discard, daemon=True).start()
-            self._changed.notify_all()
+            taken = self._take_idle()
+            if taken is None and self._hurry is not None and self._starting > self._waiting:
+                taken = self._take_starting(on_wait)
+            log.debug("pool %s: %s (%d idle, %d starting)", self.name,
+                      "warm" if taken else "empty, cold start", len(self._idle), self._starting)
+        return taken
+
+    def _take_starting(self, on_wait: Callable[[], None] | None) -> Member | None:
+        """Wait (lock held) for a starting member to be ready; None if every start ended without one."""
+        self._waiting += 1
+        assert self._hurry is not None
+        threading.Thread(target=self._hurry, name=f"hurry-{self.name}", daemon=True).start()
+        if on_wait is not None:  # (in a thread: it may write to a database; the lock is held)
+            threading.Thread(target=on_wait, name=f"wait-{self.name}", daemon=True).start()
+        try:
+            deadline = time.monotonic() + TAKE_OVER_WAIT_S
+            while not self._closed:
+                taken = self._take_idle()
+                if taken is not None or self._starting < self._waiting:
+                    return taken  # (a start failed: not enough left for every waiter)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._changed.wait(remaining)
+            return None
+        finally:
+            self._waiting -= 1
+
+    def _take_idle(self) -> Member | None:
+        """The first usable idle member (lock held); unusable ones are discarded on the way."""
+        taken = None
+        while self._idle and taken is None:
+            member = self._idle.popleft()
+            usable = self._usable(member)
+            self._ready_at.pop(id(member), None)  # it leaves the idle members either way
+            if usable:
+                taken = member
+                self._lent_at[id(member)] = time.monotonic()
+            else:  # crashed, ended or about to end while idle: never hand it out
+                self.replaced += 1
+                threading.Thread(target=member.discard, daemon=True).start()
+        self._changed.notify_all()
         return taken
 
     def _usable(self, member: Member) -> bool:
@@ -152,36 +201,47 @@ class WarmPool:
             _discard_quietly(member)
 
     def _refill(self) -> None:
+        """Starts every missing member at once, each in a thread of its own (start_one).
+
+        One start at a time could not keep up with a class: a docker start imports torch
+        (about 3 core-seconds, 3-13 s of wall time on 2 cores), so a pool of 2 refilled one by
+        one supplied a warm container about every 5-13 s while a class of 30 takes one every
+        3 s, and each job that found it empty started cold.
+        """
         while True:
             with self._changed:
                 while not self._closed:
                     grace = self._grace_left()  # release() may never come (a crashed caller)
-                    if grace == 0 and len(self._idle) + self._starting < self.size:
+                    backoff = self._backoff_until - time.monotonic()
+                    if grace == 0 and backoff <= 0 and len(self._idle) + self._starting < self.size:
                         break
-                    self._changed.wait(grace or 5.0)
+                    self._changed.wait(max(grace, backoff) or 5.0)
                     self._drop_dead()
                 if self._closed:
                     return
                 self._starting += 1
-            member = None
-            try:
-                member = self._spawn()
-            except Exception as exc:  # noqa: BLE001 -- no warm sandbox: jobs start cold meanwhile
-                if not self._closed:  # (a start cut short by close() is no news)
-                    log.warning("warm pool %s could not start a sandbox: %s", self.name, exc)
-            with self._changed:
-                self._starting -= 1
-                added = member is not None and not self._closed
-                if added:
-                    self._idle.append(member)
-                    self._ready_at[id(member)] = time.monotonic()
-                self._changed.notify_all()
-            if member is not None and not added:  # closed while it started
-                _discard_quietly(member)
-            if self._closed:
-                return
-            if member is None:
-                time.sleep(SPAWN_BACKOFF_S)
+            threading.Thread(target=self._start_one, name=f"start-{self.name}", daemon=True).start()
+
+    def _start_one(self) -> None:
+        member = None
+        begun = time.monotonic()
+        try:
+            member = self._spawn()
+            log.debug("pool %s: a sandbox ready in %.2f s", self.name, time.monotonic() - begun)
+        except Exception as exc:  # noqa: BLE001 -- no warm sandbox: jobs start cold meanwhile
+            if not self._closed:  # (a start cut short by close() is no news)
+                log.warning("warm pool %s could not start a sandbox: %s", self.name, exc)
+        with self._changed:
+            self._starting -= 1
+            added = member is not None and not self._closed
+            if added:
+                self._idle.append(member)
+                self._ready_at[id(member)] = time.monotonic()
+            elif member is None:
+                self._backoff_until = time.monotonic() + SPAWN_BACKOFF_S
+            self._changed.notify_all()
+        if member is not None and not added:  # closed while it started
+            _discard_quietly(member)
 
     def _drop_dead(self) -> None:
         """While idle: replace members that ended (crashed, or past their idle limit)."""
@@ -204,8 +264,9 @@ _pools_lock = threading.Lock()
 _owner_pid = os.getpid()
 
 
-def get_pool(key: Hashable, spawn: Callable[[], Member], size: int | None = None) -> WarmPool:
-    """This process's pool for `key`, made on first use."""
+def get_pool(key: Hashable, spawn: Callable[[], Member], size: int | None = None, *,
+             hurry: Callable[[], None] | None = None) -> WarmPool:
+    """This process's pool for `key`, made on first use (`hurry`: see WarmPool.take)."""
     global _owner_pid
     with _pools_lock:
         if _owner_pid != os.getpid():  # a fork the at-fork hook did not see (it always should)
@@ -213,7 +274,8 @@ def get_pool(key: Hashable, spawn: Callable[[], Member], size: int | None = None
             _owner_pid = os.getpid()
         pool = _pools.get(key)
         if pool is None:
-            pool = _pools[key] = WarmPool(str(key), spawn, pool_size() if size is None else size)
+            pool = _pools[key] = WarmPool(str(key), spawn, pool_size() if size is None else size,
+                                          hurry=hurry)
         return pool
 
 

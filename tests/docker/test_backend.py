@@ -237,7 +237,7 @@ def test_the_wall_clock_kill_is_a_timeout(tmp_path: Path, monkeypatch: pytest.Mo
 class _NoWarmPool:
     """A pool with nothing warm: every job starts a container of its own."""
 
-    def take(self) -> None:
+    def take(self, on_wait: Any = None) -> None:
         return None
 
 

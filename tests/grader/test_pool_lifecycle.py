@@ -106,3 +106,107 @@ def test_another_sandbox_image_gets_its_own_docker_pool(monkeypatch):
         assert docker_pool(None, Limits()) is not first  # never a container of the old image
     finally:
         pool.close_all()
+
+
+class GatedStarts:
+    """Members whose start the test lets finish one at a time; counts starts running at once."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.gate = threading.Semaphore(0)
+        self.lock = threading.Lock()
+        self.running = 0
+        self.most_at_once = 0
+        self.hurried = threading.Event()
+
+    def spawn(self) -> FakeMember:
+        with self.lock:
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            assert self.gate.acquire(timeout=30), "the test never let this start finish"
+            if self.fail:
+                raise RuntimeError("this start fails")
+            return FakeMember()
+        finally:
+            with self.lock:
+                self.running -= 1
+
+    def hurry(self) -> None:
+        self.hurried.set()
+
+
+def wait_for(condition, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_missing_members_start_at_once_not_one_after_another():
+    starts = GatedStarts()
+    warm = pool.WarmPool("parallel", starts.spawn, size=3)
+    warm.start()
+    try:
+        assert wait_for(lambda: starts.running == 3), f"{starts.running} of 3 starts running"
+        for _ in range(3):
+            starts.gate.release()
+        assert warm.wait_filled(10)
+        assert starts.most_at_once == 3
+    finally:
+        warm.close()
+
+
+def test_an_empty_pool_hands_over_a_member_still_starting_and_hurries_it(monkeypatch):
+    monkeypatch.setattr(pool, "REFILL_GRACE_S", 600.0)  # no replacement starts during the test
+    starts = GatedStarts()
+    warm = pool.WarmPool("take-over", starts.spawn, size=1, hurry=starts.hurry)
+    try:
+        warm.start()
+        assert wait_for(lambda: starts.running == 1)  # its one member is starting
+        got: list[object] = []
+        taker = threading.Thread(target=lambda: got.append(warm.take()))
+        taker.start()
+        assert starts.hurried.wait(10), "the start the job waits for was not hurried"
+        assert taker.is_alive(), "an empty pool with a start under way answered before it was ready"
+        starts.gate.release()
+        taker.join(10)
+        assert got and isinstance(got[0], FakeMember) and got[0].alive()
+        # One start, one job: a second job finds nothing starting for it and goes cold at once.
+        assert warm.take() is None
+    finally:
+        starts.gate.release()
+        warm.close()
+
+
+def test_a_job_waiting_for_a_start_that_fails_goes_cold(monkeypatch):
+    starts = GatedStarts(fail=True)
+    warm = pool.WarmPool("take-over-fails", starts.spawn, size=1, hurry=starts.hurry)
+    try:
+        warm.start()
+        assert wait_for(lambda: starts.running == 1)
+        got: list[object] = []
+        taker = threading.Thread(target=lambda: got.append(warm.take()))
+        taker.start()
+        assert starts.hurried.wait(10)
+        starts.gate.release()  # the start fails
+        taker.join(10)
+        assert not taker.is_alive() and got == [None]
+    finally:
+        warm.close()
+
+
+def test_without_a_hurry_hook_an_empty_pool_answers_at_once():
+    starts = GatedStarts()
+    warm = pool.WarmPool("no-take-over", starts.spawn, size=1)
+    try:
+        warm.start()
+        assert wait_for(lambda: starts.running == 1)
+        began = time.monotonic()
+        assert warm.take() is None  # local pools: a fresh fork of the zygote costs what a refill does
+        assert time.monotonic() - began < 1.0
+    finally:
+        starts.gate.release()
+        warm.close()

@@ -130,14 +130,17 @@ def test_an_empty_pool_grades_cold_and_is_refilled(pool_of, flagship, monkeypatc
     monkeypatch.setattr(LocalSandbox, "_run_cold",
                         lambda self, job: cold_runs.append(job) or original(self, job))
     right = (REPO / "tests" / "docker" / "attacks" / "control_honest_right.py").read_text()
+    phases: list[str] = []  # what the learner is told (the status API's "phase")
     try:
-        doc = grade_code(flagship, right, sandbox="local")
+        doc = grade_code(flagship, right, sandbox="local", on_phase=phases.append)
         assert doc["status"] == "pass", doc["message"]
         assert len(cold_runs) == 1
+        assert phases == ["starting"]  # a sandbox was started for this job
         assert held.alive()  # untouched by the cold job
         assert pool.wait_filled(FILL_S)  # and the pool made itself a new one meanwhile
-        warm = grade_code(flagship, right, sandbox="local")
+        warm = grade_code(flagship, right, sandbox="local", on_phase=phases.append)
         assert warm["status"] == "pass" and len(cold_runs) == 1
+        assert phases == ["starting"]  # a warm sandbox: nothing to wait for, nothing said
     finally:
         held.discard()
 

@@ -42,14 +42,20 @@ function resetProgress(list) {
 
 // What the button says while the learner waits: place in the queue, then seconds of grading.
 // The server's figure is refreshed on each poll; a local clock ticks between polls.
+// While running, "starting" (body.phase) says a sandbox is being started for this job: no
+// warm one was free, so it takes seconds longer than usual.
 function waitLabel(strings, status, body, since) {
+  const ticking = (base) => Math.floor((typeof base === "number" ? base : 0) + (Date.now() - since) / 1000);
   if (status === "queued" && Number.isInteger(body.queue_position)) {
+    if (typeof body.waited_s === "number") {
+      return strings.queued_waited.replace("{position}", body.queue_position)
+        .replace("{seconds}", ticking(body.waited_s));
+    }
     return strings.queued_at.replace("{position}", body.queue_position);
   }
   if (status === "running") {
-    const base = typeof body.elapsed_s === "number" ? body.elapsed_s : 0;
-    const seconds = Math.floor(base + (Date.now() - since) / 1000);
-    return strings.running_for.replace("{seconds}", seconds);
+    const text = body.phase === "starting" ? strings.starting_for : strings.running_for;
+    return text.replace("{seconds}", ticking(body.elapsed_s));
   }
   return strings[status] || strings.submitting;
 }

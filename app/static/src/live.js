@@ -10,9 +10,13 @@ async function refresh(node) {
       const badge = node.querySelector(".verdict-badge.pending");
       if (!badge) return;
       if (status === "queued" && Number.isInteger(body.queue_position)) {
-        badge.textContent = (node.dataset.queuedText || "").replace("{position}", body.queue_position);
+        const waited = typeof body.waited_s === "number";
+        badge.textContent = ((waited ? node.dataset.waitedText : node.dataset.queuedText) || "")
+          .replace("{position}", body.queue_position).replace("{seconds}", Math.floor(body.waited_s || 0));
       } else if (status === "running") {
-        badge.textContent = (node.dataset.runningText || "").replace("{seconds}", Math.floor(body.elapsed_s || 0));
+        // phase "starting": no warm sandbox was free and one is being started for this job.
+        const text = body.phase === "starting" ? node.dataset.startingText : node.dataset.runningText;
+        badge.textContent = (text || "").replace("{seconds}", Math.floor(body.elapsed_s || 0));
       }
     });
   } catch {

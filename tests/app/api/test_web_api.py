@@ -25,9 +25,12 @@ def test_submit_then_poll_until_graded(client):
     assert response.headers["Location"] == f"/api/submissions/{body['id']}"
     done = wait_for_done(client, body["id"])
     assert done["exercise"] == "add-numbers"
-    assert set(done) == {"id", "exercise", "status", "result", "queue_position", "elapsed_s", "created_at"}
+    assert set(done) == {"id", "exercise", "status", "result", "queue_position", "waited_s",
+                         "elapsed_s", "phase", "created_at"}
     assert done["created_at"].endswith("+00:00")  # with its zone: the browser shows the reader's time
-    assert done["queue_position"] is None and done["elapsed_s"] is None  # only while waiting
+    # only while waiting
+    assert done["queue_position"] is None and done["elapsed_s"] is None and done["waited_s"] is None
+    assert done["phase"] is None
     assert done["result"]["status"] == "pass"
     assert done["result"]["output"] == "graded with sandbox=local"  # the configured sandbox
 

@@ -36,3 +36,75 @@ def test_elapsed_seconds_while_running_and_nothing_when_done(app):
         assert 6.5 <= body["elapsed_s"] < 60
         done = _add("done", 1, started_at=datetime.now(UTC) - timedelta(seconds=7))
         assert submission_api(done)["elapsed_s"] is None and submission_api(done)["queue_position"] is None
+
+
+def test_seconds_waited_while_queued(app):
+    with app.app_context():
+        queued = _add("queued", 0.5)
+        assert 29 <= queued.to_api()["waited_s"] < 90
+        running = _add("running", 1, started_at=datetime.now(UTC))
+        assert running.to_api()["waited_s"] is None
+
+
+def test_the_phase_is_shown_while_running_only(app):
+    with app.app_context():
+        starting = _add("running", 1, started_at=datetime.now(UTC), phase="starting")
+        assert starting.to_api()["phase"] == "starting"
+        assert _add("running", 1, started_at=datetime.now(UTC)).to_api()["phase"] is None
+        # A phase left behind by the job's grading says nothing once it is done.
+        assert _add("done", 1, phase="starting").to_api()["phase"] is None
+
+
+class HeldQueue:
+    """Keeps what is enqueued, so the test's own thread is the worker that grades it."""
+
+    def __init__(self, app) -> None:
+        self.enqueued: list[str] = []
+
+    def enqueue(self, submission_id: str) -> None:
+        self.enqueued.append(submission_id)
+
+    def enqueue_run(self, run_id: str) -> None:
+        self.enqueued.append(run_id)
+
+    def shutdown(self, wait: bool = True) -> None:
+        pass
+
+
+def test_the_worker_stores_the_phase_the_grader_reports_while_it_grades(make_app):
+    """A grader reporting "starting" (no warm sandbox free) shows in GET /api/submissions/<id>."""
+    import threading
+
+    from app.grading.worker import grade_next
+
+    reported, finish = threading.Event(), threading.Event()
+
+    def grade(exercise, code, *, lang="en", sandbox=None, on_phase=None):
+        # As the sandboxes may: from a thread of the grader's own (pool.take's wait).
+        reporter = threading.Thread(target=on_phase, args=("starting",))
+        reporter.start()
+        reporter.join()
+        reported.set()
+        assert finish.wait(30)
+        return {"exercise": exercise.id, "status": "pass", "score": 1.0, "message": "ok",
+                "checks": [], "output": "", "duration_s": 0.1}
+
+    app = make_app(GRADE_FUNCTION=grade, GRADING_QUEUE=HeldQueue)
+    client = app.test_client()
+    sent = client.post("/api/exercises/add-numbers/submissions",
+                       json={"code": "def add(a, b):\n    return a + b\n"})
+    assert sent.status_code == 202
+    submission_id = sent.get_json()["id"]
+    queued = client.get(f"/api/submissions/{submission_id}").get_json()
+    assert queued["status"] == "queued" and queued["phase"] is None
+    worker = threading.Thread(target=grade_next, args=(app,))
+    worker.start()
+    try:
+        assert reported.wait(30)
+        seen = client.get(f"/api/submissions/{submission_id}").get_json()
+    finally:
+        finish.set()
+        worker.join(30)
+    assert seen["status"] == "running" and seen["phase"] == "starting"
+    done = client.get(f"/api/submissions/{submission_id}").get_json()
+    assert done["status"] == "done" and done["phase"] is None
