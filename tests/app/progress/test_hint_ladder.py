@@ -11,7 +11,7 @@ from app.extensions import db
 from app.progress.hints import HintReveal, use_by_exercise
 from tests.app.accounts_helpers import login, make_user
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 URL = "/api/exercises/tensors-broadcast/hints/"
 
 
