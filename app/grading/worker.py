@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app
+from flask_babel import force_locale, gettext
 from sqlalchemy import select, update
 
 from app.extensions import db
@@ -22,7 +23,7 @@ from app.grading.routing import queue_kind
 from app.grading.running_cap import lock_key, running_cap, under_cap
 from app.grading.storing import store_finished
 from app.models import Submission
-from grader.api import error_result
+from grader.api import error_result, internal_error
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -36,14 +37,6 @@ log = logging.getLogger(__name__)
 GradeFunction = Callable[..., dict[str, Any]]
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
-INTERNAL_MESSAGES = {
-    "en": "The grader failed on our side, so this attempt does not count. Please submit again.",
-    "ja": "採点側で問題が起きたため、今回の提出は数えません。もう一度提出してください。",
-}
-GONE_MESSAGES = {
-    "en": "This exercise is no longer available, so the submission could not be graded.",
-    "ja": "この演習は公開を終了したため、提出を採点できませんでした。",
-}
 
 
 def _grade_function(app: Flask) -> GradeFunction:
@@ -76,8 +69,19 @@ def _claim(submission_id: str, token: str | None = None) -> str | None:
     return token if claimed.rowcount == 1 else None  # type: ignore[attr-defined]
 
 
-def _internal(exercise_id: str, messages: dict[str, str], lang: str) -> dict[str, Any]:
-    text = messages.get(lang, messages["en"])
+def _internal(exercise_id: str, lang: str, where: str) -> dict[str, Any]:
+    """A platform fault's results document: the grader's own words (grader.messages), with where it
+    happened in the submission's language."""
+    with force_locale(lang):  # in the worker's app context: no request tells Babel the language
+        detail = (gettext("in the grading worker") if where == "worker"
+                  else gettext("the result could not be stored"))
+    return internal_error(exercise_id, lang, detail=detail)
+
+
+def _gone(exercise_id: str, lang: str) -> dict[str, Any]:
+    """The results document for a job whose exercise was withdrawn, in the submission's language."""
+    with force_locale(lang):  # in the worker's app context: no request tells Babel the language
+        text = gettext("This exercise is no longer available, so the submission could not be graded.")
     return error_result(exercise_id, "internal", text).to_dict()
 
 
@@ -101,7 +105,7 @@ def _phase_writer(submission_id: str, token: str) -> Callable[[str], None]:
 
 def _run_grader(app: Flask, exercise: Exercise | None, sub: Submission, token: str) -> dict[str, Any]:
     if exercise is None:
-        return _internal(sub.exercise_id, GONE_MESSAGES, sub.lang)
+        return _gone(sub.exercise_id, sub.lang)
     try:
         grade = _grade_function(app)
         progress: dict[str, Any] = {}
@@ -110,7 +114,8 @@ def _run_grader(app: Flask, exercise: Exercise | None, sub: Submission, token: s
         return grade(exercise, sub.code, lang=sub.lang, sandbox=app.config["GRADER_SANDBOX"], **progress)
     except Exception:  # the contract says grade_code never raises; if it does, it is ours
         log.exception("grader raised for submission %s", sub.id)
-        return _internal(sub.exercise_id, INTERNAL_MESSAGES, sub.lang)
+        # The grader's own words for its faults (grader.messages), as grade_code would have said.
+        return _internal(sub.exercise_id, sub.lang, "worker")
 
 
 def _store(submission_id: str, token: str, doc: dict[str, Any]) -> bool:
@@ -164,7 +169,7 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     with _heartbeat(app, submission_id, token):
         doc = _run_grader(app, catalog.get(exercise_id), sub, token)
         store_finished(app, submission_id, doc, store=lambda document: _store(submission_id, token, document),
-                       fallback=_internal(exercise_id, INTERNAL_MESSAGES, lang))
+                       fallback=_internal(exercise_id, lang, "store"))
 
 
 def grade_submission(app: Flask, submission_id: str) -> None:

@@ -62,7 +62,8 @@ def test_a_grader_that_raises_becomes_an_internal_error(make_app):
     submission_id = client.post(URL, json={"code": GOOD, "lang": "ja"}).get_json()["id"]
     result = wait_for_done(client, submission_id)["result"]
     assert result["status"] == "error" and result["error_kind"] == "internal"
-    assert "採点側" in result["message"]
+    # The grader's own words for its faults (grader.messages), with where, in the learner's language.
+    assert "採点システム側で問題が起きました" in result["message"] and "採点ワーカー内" in result["message"]
     assert "exploded" not in result["message"]  # platform details stay in the log
 
 
@@ -77,6 +78,17 @@ def test_an_exercise_removed_before_grading_ends_the_job(app, content):
     sub = stored(app, submission_id)
     assert sub.status == "done" and sub.result["error_kind"] == "internal"
     assert "no longer available" in sub.result["message"]
+
+
+def test_a_withdrawn_exercise_is_reported_in_the_learners_language(app, content):
+    with app.app_context():
+        sub = Submission(exercise_id="add-again", code=GOOD, lang="ja", status="queued")
+        db.session.add(sub)
+        db.session.commit()
+        submission_id = sub.id
+    shutil.rmtree(content["exercises"] / "add-again")
+    grade_submission(app, submission_id)  # a worker thread: an app context, no request
+    assert "公開を終了した" in stored(app, submission_id).result["message"]
 
 
 def test_a_job_is_graded_once_even_if_enqueued_twice(make_app):
