@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from app.grading.celery_queue import CeleryQueue
 
 log = logging.getLogger(__name__)
+# How long a token takes from Redis's list to kombu's unacked hash, with room to spare.
+IN_FLIGHT_S = 0.2
 
 
 def claimable_by_kind(app: Flask) -> dict[str, int]:
@@ -86,10 +89,21 @@ def top_up(app: Flask, queue: CeleryQueue, kind: str, claimable: int | None = No
 
         with app.app_context():
             claimable = claimable_jobs(app, kind)
-    missing = claimable - queue.backlog(kind) - unspent(app, queue.reserved(kind)) if claimable else 0
+    missing = _shortfall(app, queue, kind, claimable)
+    if missing > 0:
+        # A token a worker is just taking is, for a moment, neither in Redis's list nor in
+        # kombu's unacked hash (popped, not yet recorded): counted as missing, it would be
+        # published twice. Count again once it has landed; publish the smaller shortfall.
+        time.sleep(IN_FLIGHT_S)
+        missing = min(missing, _shortfall(app, queue, kind, claimable))
     for _ in range(max(0, missing)):
         queue.publish(kind)
     return max(0, missing)
+
+
+def _shortfall(app: Flask, queue: CeleryQueue, kind: str, claimable: int) -> int:
+    """Claimable jobs of this queue without a token: in Redis or delivered and never spent."""
+    return claimable - queue.backlog(kind) - unspent(app, queue.reserved(kind)) if claimable else 0
 
 
 def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
