@@ -193,7 +193,7 @@ function skipGroups(tests, titles, strings) {
   const groups = new Map();
   for (const test of tests) {
     if (test.status !== "skip") continue;
-    const message = titledChecks(explainSkip(test.message, titles, strings), titles);
+    const message = titledChecks(explainSkip(test, titles, strings), titles);
     if (!groups.has(message)) groups.set(message, []);
     groups.get(message).push(test);
   }
