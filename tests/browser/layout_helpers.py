@@ -83,3 +83,11 @@ def overflow(page: Any) -> int:
     """How many pixels the page is wider than the window (0 when nothing sticks out)."""
     return int(page.evaluate(
         "() => document.scrollingElement.scrollWidth - window.innerWidth"))
+
+
+def open_editor(page: Any, base: str, exercise: str, lang: str) -> None:
+    """The exercise's page in `lang` (the language is chosen first, as a learner does), editor ready."""
+    if lang == "ja":
+        page.goto(base + "/lang/ja?next=/")
+    page.goto(f"{base}/exercises/{exercise}")
+    page.wait_for_selector(".cm-editor .cm-content")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, open_editor
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -18,10 +18,7 @@ WORDS = {"en": ("Your code is empty: write the function `pairwise_sq_distances`"
 def test_empty_code_is_told_what_to_write(browser, live_server, viewport, lang):
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    if lang == "ja":
-        page.goto(live_server + "/lang/ja?next=/")
-    page.goto(f"{live_server}/exercises/{CODE_EXERCISE}")
-    page.wait_for_selector(".cm-editor .cm-content")
+    open_editor(page, live_server, CODE_EXERCISE, lang)
     page.evaluate("() => window.laipEditor.setCode('')")
     page.locator("#submit-button").click()
     card = page.locator('.test[data-check="distances-shape"]')

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account
+from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, log_in, make_account, open_editor
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -20,10 +20,7 @@ IN_EDITOR = "() => !!document.activeElement?.closest('.cm-editor')"
 def test_one_tab_and_enter_reach_the_editor_and_esc_then_tab_leaves_it(browser, live_server, viewport, lang):
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    if lang == "ja":
-        page.goto(live_server + "/lang/ja?next=/")
-    page.goto(f"{live_server}/exercises/{CODE_EXERCISE}")
-    page.wait_for_selector(".cm-editor .cm-content")
+    open_editor(page, live_server, CODE_EXERCISE, lang)
     page.keyboard.press("Tab")
     focused = page.evaluate("() => [document.activeElement.className, document.activeElement.textContent]")
     assert focused == ["skip-link", SKIP[lang]]  # it was 14 Tabs to the editor

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.layout_helpers import DESKTOP, MOBILE
+from tests.browser.layout_helpers import DESKTOP, MOBILE, open_editor
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,10 +23,7 @@ def test_the_verdict_comes_into_view_and_identical_skips_are_one_card(browser, l
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
-    if lang == "ja":
-        page.goto(live_server + "/lang/ja?next=/")
-    page.goto(f"{live_server}/exercises/{EXERCISE}")
-    page.wait_for_selector(".cm-editor .cm-content")
+    open_editor(page, live_server, EXERCISE, lang)
     page.evaluate("code => window.laipEditor.setCode(code)", CRASHING)
     page.locator("#submit-button").click()
     verdict = page.locator("#results .verdict")
