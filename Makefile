@@ -43,7 +43,7 @@ db: venv
 	$(VENV)/bin/flask db upgrade
 
 lint: venv ## ruff, and the import layers of pyproject's [tool.importlinter] (function-level imports count)
-	$(VENV)/bin/ruff check app grader tests bench exercises
+	$(VENV)/bin/ruff check app grader tests bench exercises migrations scripts
 	$(VENV)/bin/lint-imports --no-cache
 
 validate: venv ## instructor check: every solution passes, every starter fails
