@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 
 from grader.amp.static import StaticInfo
@@ -38,6 +40,12 @@ def classify(trace: Trace, static: StaticInfo) -> Crash | None:
     for needle, explain in _RULES:
         if needle in message:
             return explain(trace, static, events, where)
+    if error.get("type") == "TypeError" and "autocast" in message:
+        return _autocast_arguments(message, where)
+    if error.get("type") == "AttributeError":
+        typo = _misspelt(message, where)
+        if typo is not None:
+            return typo
     casts = [e for e in events if e["kind"] == "model-cast" and e.get("after") != ["float32"]]
     if casts and ("dtype" in message or "Half" in message or "BFloat16" in message):
         # e.g. "mat1 and mat2 must have the same dtype" after model.half() outside autocast
@@ -175,6 +183,51 @@ def _autocast_device(trace: Trace, static: StaticInfo, events: list[Event],
               "device.type (\"cuda\" or \"cpu\"), not a torch.device.",
         "ja": f"{where} 行目の torch.autocast にはデバイスの種類を文字列で渡します。torch.device で"
               "はなく device.type（\"cuda\" や \"cpu\"）を使いましょう。"}, where)
+
+
+_KEYWORD = re.compile(r"unexpected keyword argument '(\w+)'")
+
+
+def _autocast_arguments(message: str, where: int | None) -> Crash:
+    """A TypeError raised by an autocast constructor: the arguments do not fit the spelling used."""
+    keyword = _KEYWORD.search(message)
+    if keyword:
+        name = keyword.group(1)
+        return Crash("forward-in-autocast", {
+            "en": f"The autocast on line {where} is called with `{name}=`, which it does not take, so the "
+                  "function stopped there. torch.cuda.amp.autocast() takes only enabled, dtype and "
+                  "cache_enabled; write torch.autocast(device_type=device.type, dtype=...) instead.",
+            "ja": f"{where} 行目の autocast は受け付けない `{name}=` を渡されたため、関数がそこで停止しまし"
+                  "た。torch.cuda.amp.autocast() が受け取るのは enabled、dtype、cache_enabled だけです。"
+                  "代わりに torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+    return Crash("forward-in-autocast", {
+        "en": f"The autocast on line {where} is called without the device type, so the function stopped "
+              "there: write torch.autocast(device_type=device.type, dtype=...).",
+        "ja": f"{where} 行目の autocast にデバイスの種類が渡されていないため、関数がそこで停止しました。"
+              "torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+
+
+# A misspelt AMP method, by the check that owns the real one.
+_METHODS = {"backward": "backward-on-scaled-loss", "scale": "backward-on-scaled-loss",
+            "step": "step-through-scaler", "update": "update-after-step",
+            "unscale_": "unscale-before-clip", "zero_grad": "zero-grad-each-iteration"}
+_NO_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
+
+
+def _misspelt(message: str, where: int | None) -> Crash | None:
+    found = _NO_ATTRIBUTE.search(message)
+    if found is None:
+        return None
+    name = found.group(1)
+    close = difflib.get_close_matches(name, list(_METHODS), n=1, cutoff=0.75)
+    if not close or close[0] == name:
+        return None
+    right = close[0]
+    return Crash(_METHODS[right], {
+        "en": f"Line {where} calls `{name}()`, a method that does not exist, so the function stopped there: "
+              f"the method is `{right}()`.",
+        "ja": f"{where} 行目で存在しないメソッド `{name}()` を呼んでいるため、関数がそこで停止しました。"
+              f"正しいメソッド名は `{right}()` です。"}, where)
 
 
 _RULES = (
