@@ -4,12 +4,15 @@
 # changed: the exercise's signature; `model(batch[:, :-1])` and `criterion(...)` become the
 #   (inputs, targets) batch moved to `device`, `model(inputs)` and `criterion(logits, targets)`;
 #   the loss is summed for the returned mean.
-# expect: fail one-scaler zero-grad-each-iteration weights-match-reference
+# expect: fail one-scaler zero-grad-each-iteration
+# (Labelled weights-match-reference too before grading; graded, the weights stay within the
+# check's 1e-2 of the reference's: each step is clipped to a norm of 1.0, which bounds what the
+# stale gradients add. The missing zero_grad is named by its own check.)
 # advice: deprecated
 import torch
 
 
-def train_one_epoch(model, loader, optimizer, criterion, scaler, device):  # <- weights-match-reference
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
     scaler = torch.cuda.amp.GradScaler()  # <- one-scaler
     total = 0.0
     for inputs, targets in loader:
