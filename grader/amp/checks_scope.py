@@ -81,9 +81,9 @@ def _loss_outside(ctx: Context, loss: dict) -> dict[str, str]:
         why_en = ("so the loss itself is float16: backward starts from its gradient, the loss scale "
                   "(65536 at first), which is larger than float16's largest value 65504, so the "
                   "gradients are inf and scaler.step skips those steps")
-        why_ja = ("損失そのものが float16 になります。逆伝播は損失の勾配、つまり損失スケール（最初は "
+        why_ja = ("損失そのものが float16 になります。逆伝播は損失の勾配、つまりロススケール（最初は "
                   "65536）から始まり、これは float16 の最大値 65504 を超えるため勾配が inf になり、"
-                  "scaler.step はその step を飛ばします")
+                  "scaler.step はそのステップをスキップします")
     elif dtype == "bfloat16":
         why_en = "so the loss is computed in bfloat16, with 8 bits of precision instead of float32's 24"
         why_ja = "損失が float32（24 ビット）ではなく bfloat16（8 ビット）の精度で計算されます"

@@ -37,6 +37,6 @@ def source_finding(ctx: Context, slug: str) -> Finding | None:
                       "appears nowhere in train_one_epoch: steps with inf/NaN gradients would not be "
                       "skipped. (Read from your code: the run stopped before it could be seen.)",
                 "ja": f"{line} 行目の optimizer.step() は GradScaler を通っておらず、関数のどこにも "
-                      "scaler.step(optimizer) がありません。inf/NaN の勾配による step が飛ばされません"
+                      "scaler.step(optimizer) がありません。inf/NaN の勾配によるステップがスキップされません"
                       "（実行が途中で停止したため、コードから判定しました）。"}, line)
     return None

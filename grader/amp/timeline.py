@@ -110,7 +110,7 @@ def skip_cause(events: list[Any]) -> dict[str, str] | None:
     were = "was" if count == 1 else "were"
     return {"en": f"{count} of {total} optimizer steps {were} skipped because the gradients held inf or NaN; "
                   f"the weights only show it. {where_en}",
-            "ja": f"{total} 回中 {count} 回の step が、勾配に inf や NaN があったため飛ばされました（重みの差は"
+            "ja": f"{total} 回中 {count} 回のステップが、勾配に inf や NaN があったためスキップされました（重みの差は"
                   f"その結果です）。{where_ja}"}
 
 
@@ -133,7 +133,7 @@ def _origin(forwards: list[dict], losses: list[dict], scale: float | None) -> tu
         return (f"The first inf is the loss's own gradient: the loss on line {line} is float16, and backward "
                 f"starts from the loss scale, {scale:g}, which is above float16's largest value {FLOAT16_MAX:g}. "
                 "A loss computed inside autocast is float32 and holds it.",
-                f"最初の inf は損失自身の勾配です。{line} 行目の損失が float16 で、逆伝播は損失スケール {scale:g} "
+                f"最初の inf は損失自身の勾配です。{line} 行目の損失が float16 で、逆伝播はロススケール {scale:g} "
                 f"から始まりますが、これは float16 の最大値 {FLOAT16_MAX:g} を超えています。autocast の中で計算した"
                 "損失は float32 なので、この値を保持できます。")
     arrived = next((f for f in forwards if f.get("grad_finite") is False), None)
