@@ -42,10 +42,7 @@ def classify(trace: Trace, static: StaticInfo) -> Crash | None:
             return explain(trace, static, events, where)
     if error.get("type") == "TypeError" and "autocast" in message:
         return _autocast_arguments(message, where)
-    if error.get("type") == "AttributeError":
-        typo = _misspelt(message, where)
-        if typo is not None:
-            return typo
+
     casts = [e for e in events if e["kind"] == "model-cast" and e.get("after") != ["float32"]]
     if casts and ("dtype" in message or "Half" in message or "BFloat16" in message):
         # e.g. "mat1 and mat2 must have the same dtype" after model.half() outside autocast
@@ -207,27 +204,20 @@ def _autocast_arguments(message: str, where: int | None) -> Crash:
               "torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
 
 
-# A misspelt AMP method, by the check that owns the real one.
-_METHODS = {"backward": "backward-on-scaled-loss", "scale": "backward-on-scaled-loss",
-            "step": "step-through-scaler", "update": "update-after-step",
-            "unscale_": "unscale-before-clip", "zero_grad": "zero-grad-each-iteration"}
+# AMP methods a typo may aim at: an ordinary Python error, but `runs` can name the real method.
+AMP_METHODS = ("backward", "scale", "step", "update", "unscale_", "zero_grad")
 _NO_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
 
 
-def _misspelt(message: str, where: int | None) -> Crash | None:
-    found = _NO_ATTRIBUTE.search(message)
+def misspelt(error: dict) -> tuple[str, str] | None:
+    """(what was called, the AMP method meant) for an AttributeError on a near-miss of one."""
+    if error.get("type") != "AttributeError":
+        return None
+    found = _NO_ATTRIBUTE.search(str(error.get("message", "")))
     if found is None:
         return None
-    name = found.group(1)
-    close = difflib.get_close_matches(name, list(_METHODS), n=1, cutoff=0.75)
-    if not close or close[0] == name:
-        return None
-    right = close[0]
-    return Crash(_METHODS[right], {
-        "en": f"Line {where} calls `{name}()`, a method that does not exist, so the function stopped there: "
-              f"the method is `{right}()`.",
-        "ja": f"{where} 行目で存在しないメソッド `{name}()` を呼んでいるため、関数がそこで停止しました。"
-              f"正しいメソッド名は `{right}()` です。"}, where)
+    close = difflib.get_close_matches(found.group(1), list(AMP_METHODS), n=1, cutoff=0.75)
+    return (found.group(1), close[0]) if close and close[0] != found.group(1) else None
 
 
 _RULES = (

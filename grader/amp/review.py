@@ -99,6 +99,13 @@ class Review:
                       f"た{where_ja}。"},
                 line)
         kind, message = error.get("type", "Error"), str(error.get("message", ""))[:300]
+        typo = crash.misspelt(error)
+        if typo is not None:  # an ordinary Python error, not an AMP mistake: named, with the method meant
+            return failed("runs", {
+                "en": f"Your function stopped with AttributeError{where_en}: `{typo[0]}()` does not exist; "
+                      f"the method is `{typo[1]}()`.",
+                "ja": f"関数が AttributeError で停止しました{where_ja}。`{typo[0]}()` は存在しません。正しいメソッド"
+                      f"名は `{typo[1]}()` です。"}, line)
         return failed("runs", {
             "en": f"Your function stopped with {kind}{where_en}: {message}",
             "ja": f"関数が {kind} で停止しました{where_ja}: {message}"}, line)

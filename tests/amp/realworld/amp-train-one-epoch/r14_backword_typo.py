@@ -4,9 +4,12 @@
 # changed: the sketch's `model()` / `criterion()` placeholders and its epoch loop become the
 #   exercise's function over `loader`, with the batch moved to `device`; the GradScaler is
 #   `scaler`; the loss is summed for the returned mean.
-# expect: fail runs backward-on-scaled-loss
+# expect: fail runs
 # advice: deprecated
-# says: backward-on-scaled-loss backword
+# says: runs `backword()` does not exist; the method is `backward()`
+# (Labelled `runs backward-on-scaled-loss` before grading. A typo is an ordinary Python error
+# by this grader's rule (tests/amp/test_amp_review.py: no AMP check is blamed for it), so only
+# `runs` fails, and it names the method meant.)
 import torch
 
 
@@ -19,7 +22,7 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
         with torch.cuda.amp.autocast():
             output = model(inputs)
             loss = criterion(output, targets)
-        scaler.scale(loss).backword()  # <- runs backward-on-scaled-loss
+        scaler.scale(loss).backword()  # <- runs
 
         scaler.step(optimizer)
         scaler.update()
