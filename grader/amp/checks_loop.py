@@ -151,14 +151,13 @@ def mean_loss_returned(ctx: Context) -> Finding:
                                    "ja": "未確認: 損失を観測できませんでした。"})
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
-    divided = _wrong_count(value, losses)
+    message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
     division = ctx.static.divisions.get(ctx.spec.entry)
-    if divided is not None and division is not None:
+    divided = _wrong_count(value, losses)
+    if message is None and divided is not None and division is not None:
         # The returned value shows the count: point at the line that divides by it.
         return failed(SLUG_MEAN, _describe_wrong_count(value, divided, len(losses), division), division.line)
-    message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
-    return failed(SLUG_MEAN, message,
-                  line)
+    return failed(SLUG_MEAN, message or _plain_wrong_mean(value, expected, line), line)
 
 
 def _wrong_count(value: float, losses: list) -> int | None:
@@ -180,8 +179,15 @@ def _describe_wrong_count(value: float, count: int, batches: int, division: Divi
               f"（{division.line} 行目の `{division.divisor}`）。バッチ数の {batches} で割りましょう。"}
 
 
+def _plain_wrong_mean(value: float, expected: float, line: int | None) -> dict[str, str]:
+    at_en, at_ja = (f" on line {line}", f"{line} 行目の") if line else ("", "")
+    return {"en": f"train_one_epoch returned {value:.4f}{at_en}, but the mean of the batch losses is {expected:.4f}.",
+            "ja": f"{at_ja}戻り値は {value:.4f} ですが、バッチ損失の平均は {expected:.4f} です。"}
+
+
 def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
-                         line: int | None) -> dict[str, str]:
+                         line: int | None) -> dict[str, str] | None:
+    """What a wrong mean is, when it is a known slip (the last loss, the sum, the mean over k); else None."""
     def near(x: float) -> bool:
         return math.isclose(value, x, rel_tol=1e-3, abs_tol=1e-4)
 
@@ -200,7 +206,7 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
                                 "undivided loss.item().",
                 "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の loss.item() を合計"
                                 "しましょう。"}
-    return {"en": base_en + ".", "ja": base_ja + "。"}
+    return None
 
 
 @register("trains-every-batch",
