@@ -194,7 +194,8 @@ def _divisions(tree: ast.Module, source: str) -> dict[str, Division]:
             continue
         assigned = []
         for node in ast.walk(function):
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == value.id for t in node.targets) \
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if any(isinstance(t, ast.Name) and t.id == value.id for t in targets) \
                     and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, (ast.Div, ast.FloorDiv)):
                 assigned.append((node.lineno, _segment(source, node.value.right)))
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
