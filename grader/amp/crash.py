@@ -190,13 +190,19 @@ def _autocast_arguments(message: str, where: int | None) -> Crash:
     keyword = _KEYWORD.search(message)
     if keyword:
         name = keyword.group(1)
+        # torch.autocast takes device_type: refused, it was the old torch.cuda.amp spelling.
+        takes_en, takes_ja = (
+            ("torch.cuda.amp.autocast() takes only enabled, dtype and cache_enabled",
+             "torch.cuda.amp.autocast() が受け取るのは enabled、dtype、cache_enabled だけです")
+            if name == "device_type" else
+            ("torch.autocast() takes device_type, dtype, enabled and cache_enabled",
+             "torch.autocast() が受け取るのは device_type、dtype、enabled、cache_enabled です"))
         return Crash("forward-in-autocast", {
             "en": f"The autocast on line {where} is called with `{name}=`, which it does not take, so the "
-                  "function stopped there. torch.cuda.amp.autocast() takes only enabled, dtype and "
-                  "cache_enabled; write torch.autocast(device_type=device.type, dtype=...) instead.",
+                  f"function stopped there. {takes_en}; write torch.autocast(device_type=device.type, "
+                  "dtype=...).",
             "ja": f"{where} 行目の autocast は受け付けない `{name}=` を渡されたため、関数がそこで停止しまし"
-                  "た。torch.cuda.amp.autocast() が受け取るのは enabled、dtype、cache_enabled だけです。"
-                  "代わりに torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+                  f"た。{takes_ja}。torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
     return Crash("forward-in-autocast", {
         "en": f"The autocast on line {where} is called without the device type, so the function stopped "
               "there: write torch.autocast(device_type=device.type, dtype=...).",

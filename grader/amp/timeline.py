@@ -92,15 +92,16 @@ def skip_cause(events: list[Any]) -> dict[str, str] | None:
     that is above 65504), and the gradient that reached the model's output (inf there: it came
     from the loss's backward; finite there: from the model's own backward).
     """
-    steps = [e for e in events if isinstance(e, dict) and e.get("kind") == "scaler-step" and e.get("enabled")
-             and not e.get("raised")]
+    # The trace comes from the learner's process: keep only well-formed events, in order.
+    events = [e for e in events if isinstance(e, dict) and isinstance(e.get("seq"), int)]
+    steps = [e for e in events if e.get("kind") == "scaler-step" and e.get("enabled") and not e.get("raised")]
     skipped = [e for e in steps if e.get("stepped") is False]
     if not skipped:
         return None
     first = skipped[0]
-    batch = [e for e in events if isinstance(e, dict) and e.get("kind") == "batch" and e["seq"] < first["seq"]]
+    batch = [e for e in events if e.get("kind") == "batch" and e["seq"] < first["seq"]]
     start = batch[-1]["seq"] if batch else -1
-    window = [e for e in events if isinstance(e, dict) and start < e.get("seq", -1) < first["seq"]]
+    window = [e for e in events if start < e["seq"] < first["seq"]]
     forwards = [e for e in window if e.get("kind") == "forward"]
     losses = [e for e in window if e.get("kind") == "loss"]
     scales = [e for e in window if e.get("kind") == "scale" and isinstance(e.get("factor"), (int, float))]
