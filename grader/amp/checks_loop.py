@@ -7,6 +7,7 @@ import sys
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
 from grader.amp.registry import register
+from grader.amp.static import Division
 from grader.amp.trace import Event, Window
 
 SLUG_ZERO = "zero-grad-each-iteration"
@@ -151,12 +152,42 @@ def mean_loss_returned(ctx: Context) -> Finding:
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
     message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
-    return failed(SLUG_MEAN, message,
-                  line)
+    division = ctx.static.divisions.get(ctx.spec.entry)
+    divided = _wrong_count(value, losses)
+    if message is None and divided is not None and division is not None:
+        # The returned value shows the count: point at the line that divides by it.
+        return failed(SLUG_MEAN, _describe_wrong_count(value, divided, len(losses), division), division.line)
+    return failed(SLUG_MEAN, message or _plain_wrong_mean(value, expected, line), line)
+
+
+def _wrong_count(value: float, losses: list) -> int | None:
+    """The whole number the sum of the batch losses was divided by, when it was not their count."""
+    if not losses or not value or len(losses) < 2:
+        return None
+    count = sum(losses) / value
+    nearest = round(count)
+    if nearest >= 1 and nearest != len(losses) and math.isclose(count, nearest, rel_tol=1e-3, abs_tol=1e-3):
+        return nearest
+    return None
+
+
+def _describe_wrong_count(value: float, count: int, batches: int, division: Division) -> dict[str, str]:
+    return {
+        "en": f"train_one_epoch returned {value:.4f}: the sum of the {batches} batch losses divided by {count} "
+              f"(`{division.divisor}` on line {division.line}), not by the number of batches, {batches}.",
+        "ja": f"train_one_epoch の戻り値は {value:.4f} で、{batches} バッチの損失の合計を {count} で割った値です"
+              f"（{division.line} 行目の `{division.divisor}`）。バッチ数の {batches} で割りましょう。"}
+
+
+def _plain_wrong_mean(value: float, expected: float, line: int | None) -> dict[str, str]:
+    at_en, at_ja = (f" on line {line}", f"{line} 行目の") if line else ("", "")
+    return {"en": f"train_one_epoch returned {value:.4f}{at_en}, but the mean of the batch losses is {expected:.4f}.",
+            "ja": f"{at_ja}戻り値は {value:.4f} ですが、バッチ損失の平均は {expected:.4f} です。"}
 
 
 def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
-                         line: int | None) -> dict[str, str]:
+                         line: int | None) -> dict[str, str] | None:
+    """What a wrong mean is, when it is a known slip (the last loss, the sum, the mean over k); else None."""
     def near(x: float) -> bool:
         return math.isclose(value, x, rel_tol=1e-3, abs_tol=1e-4)
 
@@ -175,7 +206,7 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
                                 "undivided loss.item().",
                 "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の loss.item() を合計"
                                 "しましょう。"}
-    return {"en": base_en + ".", "ja": base_ja + "。"}
+    return None
 
 
 @register("trains-every-batch",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
 from grader.amp.registry import register
+from grader.amp.trace import Event, Trace
 
 SLUG_SCALED = "backward-on-scaled-loss"
 SLUG_STEP = "step-through-scaler"
@@ -13,6 +14,22 @@ SLUG_ONE = "one-scaler"
 
 def _scaler_in_play(ctx: Context) -> bool:
     return ctx.spec.require_scaler or ctx.trace.uses_scaler()
+
+
+def switch_note(ctx: Context, line: int | None) -> dict[str, str]:
+    """Why a line without the scaler ran: the branch of a machine test that is false on a CPU."""
+    switch = ctx.static.switch_around(line)
+    if switch is None or ctx.trace.uses_scaler() or any(
+            e.get("enabled") for e in ctx.trace.of("autocast-enter")):
+        return {"en": "", "ja": ""}
+    return {"en": f" This branch runs because `{switch.text}` on line {switch.line} is false on the grader's CPU; "
+                  "the prompt asks for the scaler there too.",
+            "ja": f" この分岐が実行されたのは、{switch.line} 行目の `{switch.text}` が採点用の CPU では偽になる"
+                  "ためです。問題文は CPU でもスケーラーを使うよう求めています。"}
+
+
+def _with_note(text: dict[str, str], note: dict[str, str]) -> dict[str, str]:
+    return {lang: text[lang] + note[lang] for lang in text}
 
 
 @register("backward-on-scaled-loss",
@@ -60,13 +77,13 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
             "ja": f"{at} 行目の scaler.scale(loss) でスケールした損失を作っていますが、{line} 行目"
                   "の backward() はスケールしていない損失に対して呼ばれています。scale() の戻り値"
                   "に対して backward を呼びましょう。"}, line)
-    return failed(SLUG_SCALED, {
+    return failed(SLUG_SCALED, _with_note({
         "en": f"backward() on line {line} runs on the unscaled loss. In float16 small gradients "
               "underflow to zero, and scaler.step() then divides gradients that were never "
               "multiplied.",
         "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれています。float16 で"
               "は小さな勾配が 0 になり、scaler.step() は掛けられていない勾配を割ってしまいま"
-              "す。"}, line)
+              "す。"}, switch_note(ctx, line)), line)
 
 
 @register("step-through-scaler",
@@ -103,13 +120,13 @@ def step_through_scaler(ctx: Context) -> Finding:
                       "だけにしましょう。"}, direct[0].get("line"))
         if direct:
             line = direct[0].get("line")
-            return failed(SLUG_STEP, {
+            return failed(SLUG_STEP, _with_note({
                 "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
                       "still multiplied by the loss scale and steps with inf/NaN gradients are not "
                       "skipped.",
                 "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配には損失"
                       "スケールが掛かったままで、inf/NaN の勾配による step も飛ばされませ"
-                      "ん。"}, line)
+                      "ん。"}, switch_note(ctx, line)), line)
         if len(steps) > 1:
             return failed(SLUG_STEP, {
                 "en": f"scaler.step(optimizer) runs {len(steps)} times in iteration "
@@ -142,10 +159,12 @@ def update_after_step(ctx: Context) -> Finding:
     trace = ctx.trace
     if not _scaler_in_play(ctx):
         return passed(SLUG_UPDATE)
-    # A direct optimizer.step() counts as a step here: bypassing the scaler is the step
-    # check's finding, and the update after it is in the right place.
+    # A direct optimizer.step() that replaces scaler.step counts as the step here: bypassing the
+    # scaler is the step check's finding, and an update after it is in the right place. One that
+    # comes on top of scaler.step in the same batch (a double step) is no step of the scaler's:
+    # the update belongs after scaler.step, wherever the extra step sits.
     sequence = [e for e in trace.of("scaler-step", "scaler-update", "optimizer-step")
-                if e["kind"] != "optimizer-step" or not e.get("via_scaler")]
+                if e["kind"] != "optimizer-step" or not (e.get("via_scaler") or _beside_scaler_step(trace, e))]
     if not trace.of("scaler-step"):
         if trace.raised:
             return ctx.stopped(SLUG_UPDATE)
@@ -181,6 +200,11 @@ def update_after_step(ctx: Context) -> Finding:
     if previous["kind"] != "scaler-update" and not trace.raised:
         return _missing_update(ctx, previous.get("line"))
     return passed(SLUG_UPDATE)
+
+
+def _beside_scaler_step(trace: Trace, event: Event) -> bool:
+    iteration = trace.iteration_of(event)
+    return iteration is not None and bool(iteration.of("scaler-step"))
 
 
 def _missing_update(ctx: Context, step_line: int | None) -> Finding:

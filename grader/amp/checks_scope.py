@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
 from grader.amp.registry import register
+from grader.amp.static import Switch
 
 SLUG_FORWARD = "forward-in-autocast"
 SLUG_BACKWARD = "backward-outside-autocast"
@@ -20,6 +21,7 @@ SLUG_BF16 = "bf16-autocast"
                       "`with torch.autocast(device_type=device.type, dtype=...):` の中に入れましょう。"})
 def forward_in_autocast(ctx: Context) -> Finding:
     trace = ctx.trace
+    _advise_deprecated(ctx)  # advice whatever the verdict: a failing loop may use the old spelling too
     forwards = trace.of("forward")
     if not forwards:
         if trace.raised:
@@ -32,10 +34,68 @@ def forward_in_autocast(ctx: Context) -> Finding:
             ctx.def_line)
     outside = [f for f in forwards if not f.get("autocast")]
     if outside:
+        # A machine test explains a float32 forward only when no autocast ran enabled at all.
+        ran = any(e.get("enabled") for e in trace.of("autocast-enter"))
+        switch = None if ran else machine_switch(ctx, outside[0].get("line"))
+        if switch is not None:
+            return failed(SLUG_FORWARD, _switched_off(switch, outside[0].get("line")), switch.line)
         return failed(SLUG_FORWARD, _why_outside(ctx, outside[0]), outside[0].get("line"))
-    _advise_loss_outside(ctx)
-    _advise_deprecated(ctx)
+    losses = [e for e in trace.of("loss") if not e.get("autocast")]
+    if losses:
+        return failed(SLUG_FORWARD, _loss_outside(ctx, losses[0]), losses[0].get("line"))
     return passed(SLUG_FORWARD)
+
+
+def machine_switch(ctx: Context, line: int | None) -> Switch | None:
+    """The test of the machine that kept autocast off for a line, when the source has one.
+
+    Only on a run where autocast did not cover that line: the grader's device is the CPU (or a
+    "cuda" request mapped to it), and a loop that runs AMP only on CUDA runs none here.
+    """
+    if not ctx.static.switches:
+        return None
+    around = ctx.static.switch_around(line)
+    if around is not None:
+        return around
+    # `with ctx:` / `with torch.autocast(..., enabled=flag):` away from the switch itself
+    return ctx.static.switches[0]
+
+
+def _switched_off(switch: Switch, line: int | None) -> dict[str, str]:
+    return {
+        "en": f"AMP is switched off on this machine: `{switch.text}` on line {switch.line} is false when "
+              f"`device` is the CPU, so the forward pass on line {line} runs in float32 without autocast. "
+              "The grader runs on a CPU, and the prompt asks for autocast there too (bfloat16 on the CPU, "
+              "float16 on CUDA): enter torch.autocast(device_type=device.type, dtype=...) whatever the "
+              "device.",
+        "ja": f"このマシンでは AMP がオフになっています。{switch.line} 行目の `{switch.text}` は `device` が "
+              f"CPU のとき偽になるため、{line} 行目の順伝播は autocast なしの float32 で実行されます。"
+              "採点は CPU で行われ、問題文は CPU でも autocast を求めています（CPU では bfloat16、CUDA では "
+              "float16）。デバイスにかかわらず torch.autocast(device_type=device.type, dtype=...) に"
+              "入りましょう。"}
+
+
+def _loss_outside(ctx: Context, loss: dict) -> dict[str, str]:
+    line, dtype = loss.get("line"), loss.get("dtype") or "float32"
+    if dtype == "float16":
+        why_en = ("so the loss itself is float16: backward starts from its gradient, the loss scale "
+                  "(65536 at first), which is larger than float16's largest value 65504, so the "
+                  "gradients are inf and scaler.step skips those steps")
+        why_ja = ("損失そのものが float16 になります。逆伝播は損失の勾配、つまりロススケール（最初は "
+                  "65536）から始まり、これは float16 の最大値 65504 を超えるため勾配が inf になり、"
+                  "scaler.step はそのステップをスキップします")
+    elif dtype == "bfloat16":
+        why_en = "so the loss is computed in bfloat16, with 8 bits of precision instead of float32's 24"
+        why_ja = "損失が float32（24 ビット）ではなく bfloat16（8 ビット）の精度で計算されます"
+    else:
+        why_en = f"so it is computed in {dtype} without autocast's choice of precision"
+        why_ja = f"autocast による精度の選択なしに {dtype} で計算されます"
+    return {
+        "en": f"The loss on line {line} is computed after the autocast block, on the {dtype} output of the "
+              f"forward pass, {why_en}. Compute the loss inside the block as well: autocast runs losses in "
+              "float32.",
+        "ja": f"{line} 行目の損失が autocast ブロックの後で、順伝播の {dtype} の出力から計算されているため、"
+              f"{why_ja}。損失もブロックの中で計算しましょう。autocast は損失を float32 で計算します。"}
 
 
 def _why_outside(ctx: Context, forward: dict) -> dict[str, str]:
@@ -58,16 +118,6 @@ def _why_outside(ctx: Context, forward: dict) -> dict[str, str]:
                   f"(line {block}), so it computes in float32.",
             "ja": f"{line} 行目の順伝播が autocast ブロック（{block} 行目）の外で実行されているた"
                   "め、float32 で計算されます。"}
-
-
-def _advise_loss_outside(ctx: Context) -> None:
-    losses = ctx.trace.of("loss")
-    if losses and not all(e.get("autocast") for e in losses):
-        line = next(e.get("line") for e in losses if not e.get("autocast"))
-        ctx.advise({"en": f"Line {line}: compute the loss inside the autocast block too; autocast "
-                          "then runs it in float32 for you, as the AMP recipe recommends.",
-                    "ja": f"{line} 行目: 損失も autocast ブロックの中で計算しましょう。autocast が"
-                          "損失をfloat32 で計算してくれます（AMP レシピの推奨どおり）。"})
 
 
 def _advise_deprecated(ctx: Context) -> None:

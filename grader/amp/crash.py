@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 
 from grader.amp.static import StaticInfo
@@ -38,6 +40,9 @@ def classify(trace: Trace, static: StaticInfo) -> Crash | None:
     for needle, explain in _RULES:
         if needle in message:
             return explain(trace, static, events, where)
+    if error.get("type") == "TypeError" and "autocast" in message:
+        return _autocast_arguments(message, where)
+
     casts = [e for e in events if e["kind"] == "model-cast" and e.get("after") != ["float32"]]
     if casts and ("dtype" in message or "Half" in message or "BFloat16" in message):
         # e.g. "mat1 and mat2 must have the same dtype" after model.half() outside autocast
@@ -175,6 +180,50 @@ def _autocast_device(trace: Trace, static: StaticInfo, events: list[Event],
               "device.type (\"cuda\" or \"cpu\"), not a torch.device.",
         "ja": f"{where} 行目の torch.autocast にはデバイスの種類を文字列で渡します。torch.device で"
               "はなく device.type（\"cuda\" や \"cpu\"）を使いましょう。"}, where)
+
+
+_KEYWORD = re.compile(r"unexpected keyword argument '(\w+)'")
+
+
+def _autocast_arguments(message: str, where: int | None) -> Crash:
+    """A TypeError raised by an autocast constructor: the arguments do not fit the spelling used."""
+    keyword = _KEYWORD.search(message)
+    if keyword:
+        name = keyword.group(1)
+        # torch.autocast takes device_type: refused, it was the old torch.cuda.amp spelling.
+        takes_en, takes_ja = (
+            ("torch.cuda.amp.autocast() takes only enabled, dtype and cache_enabled",
+             "torch.cuda.amp.autocast() が受け取るのは enabled、dtype、cache_enabled だけです")
+            if name == "device_type" else
+            ("torch.autocast() takes device_type, dtype, enabled and cache_enabled",
+             "torch.autocast() が受け取るのは device_type、dtype、enabled、cache_enabled です"))
+        return Crash("forward-in-autocast", {
+            "en": f"The autocast on line {where} is called with `{name}=`, which it does not take, so the "
+                  f"function stopped there. {takes_en}; write torch.autocast(device_type=device.type, "
+                  "dtype=...).",
+            "ja": f"{where} 行目の autocast は受け付けない `{name}=` を渡されたため、関数がそこで停止しまし"
+                  f"た。{takes_ja}。torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+    return Crash("forward-in-autocast", {
+        "en": f"The autocast on line {where} is called without the device type, so the function stopped "
+              "there: write torch.autocast(device_type=device.type, dtype=...).",
+        "ja": f"{where} 行目の autocast にデバイスの種類が渡されていないため、関数がそこで停止しました。"
+              "torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+
+
+# AMP methods a typo may aim at: an ordinary Python error, but `runs` can name the real method.
+AMP_METHODS = ("backward", "scale", "step", "update", "unscale_", "zero_grad")
+_NO_ATTRIBUTE = re.compile(r"object has no attribute '(\w+)'")
+
+
+def misspelt(error: dict) -> tuple[str, str] | None:
+    """(what was called, the AMP method meant) for an AttributeError on a near-miss of one."""
+    if error.get("type") != "AttributeError":
+        return None
+    found = _NO_ATTRIBUTE.search(str(error.get("message", "")))
+    if found is None:
+        return None
+    close = difflib.get_close_matches(found.group(1), list(AMP_METHODS), n=1, cutoff=0.75)
+    return (found.group(1), close[0]) if close and close[0] != found.group(1) else None
 
 
 _RULES = (

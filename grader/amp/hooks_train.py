@@ -40,7 +40,16 @@ def _install_module_hooks(tracer: Tracer) -> None:
         def after_forward(module: Any, args: Any, output: Any) -> None:
             forwards = [e for e in tracer.events[-50:] if e["kind"] == "forward"]
             if forwards and isinstance(output, torch.Tensor):
-                forwards[-1]["output_dtype"] = dtype_name(output.dtype)
+                event = forwards[-1]
+                event["output_dtype"] = dtype_name(output.dtype)
+                event["output_finite"] = _finite(output)
+                if output.requires_grad:
+                    # Where an inf starts when a step is skipped: the gradient that reaches the
+                    # model's output tells the loss's backward from the model's own.
+                    def arrived(grad: torch.Tensor, event: dict = event) -> None:
+                        event["grad_finite"] = _finite(grad)
+
+                    output.register_hook(arrived)
 
         tracer._handles.append(tracer.model.register_forward_pre_hook(before_forward))
         tracer._handles.append(tracer.model.register_forward_hook(after_forward))
@@ -53,9 +62,15 @@ def _install_module_hooks(tracer: Tracer) -> None:
                 value = float(output.detach().float().mean())
             tracer.log.emit("loss", autocast=enabled, value=value,
                             dtype=dtype_name(getattr(output, "dtype", None)),
+                            finite=_finite(output) if isinstance(output, torch.Tensor) else None,
                             unmoved_batch=tracer.cpu_for_cuda and any(tracer.is_batch(a) for a in args[1:]))
 
         tracer._handles.append(tracer.criterion.register_forward_hook(after_loss))
+
+
+def _finite(tensor: torch.Tensor) -> bool:
+    with torch.no_grad():
+        return bool(torch.isfinite(tensor.detach()).all())
 
 
 def _backward_event(tracer: Tracer, tensor: Any, api: str) -> None:

@@ -24,6 +24,7 @@ from grader.amp.outcome import EXTRA_NOTES, reference_run, weights_match
 from grader.amp.registry import RUNS_HINT, RUNS_TITLE, WEIGHTS_HINT, WEIGHTS_TITLE
 from grader.amp.review import Review
 from grader.amp.timeline import publish as publish_timeline
+from grader.amp.timeline import skip_cause
 from grader.testing import Text, check_info, localize, made_here
 from grader.testing import check as declare
 
@@ -93,6 +94,11 @@ def weights(*, title: Text = WEIGHTS_TITLE, hint: Text = WEIGHTS_HINT, **extra: 
         for extra_name in reference.get("extras") or ():
             learner.advise(EXTRA_NOTES[extra_name])
         found = weights_match(trained, reference, line=line)
+        cause = skip_cause(trained.get("events") or []) if found.status == "fail" else None
+        if cause is not None:  # skipped steps explain the gap: say where their inf came from
+            found = type(found)(found.slug, found.status, {
+                lang: f"{(found.message or {}).get(lang, '')} {cause[lang]}" for lang in ("en", "ja")},
+                found.line, found.hint)
         if found.status == "fail":
             declared = {info.slug: info.title for item in request.session.items
                         if (info := check_info(getattr(item, "function", None))) is not None}

@@ -6,6 +6,7 @@ from typing import Any
 
 from grader.amp import checks, crash
 from grader.amp.findings import Context, Finding, LoopSpec, failed, skipped
+from grader.amp.source_checks import source_finding
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace
 from grader.missing import describe_missing, missing_name
@@ -49,11 +50,15 @@ class Review:
             known = self.context.crash
             check = checks.get(slug)
             if known is not None and known.slug == slug:
-                self._findings[slug] = failed(slug, known.message, known.line)
+                found = failed(slug, known.message, known.line)
             elif slug not in JUDGES_ABSENCE and not self.trained:
-                self._findings[slug] = self._untrained(slug)
+                found = self._untrained(slug)
             else:
-                self._findings[slug] = check.function(self.context)
+                found = check.function(self.context)
+            if found.status == "skip" and self.trace.raised:
+                # The run stopped before the check could see: what the source alone proves still counts.
+                found = source_finding(self.context, slug) or found
+            self._findings[slug] = found
         return self._findings[slug]
 
     def _untrained(self, slug: str) -> Finding:
@@ -94,6 +99,13 @@ class Review:
                       f"た{where_ja}。"},
                 line)
         kind, message = error.get("type", "Error"), str(error.get("message", ""))[:300]
+        typo = crash.misspelt(error)
+        if typo is not None:  # an ordinary Python error, not an AMP mistake: named, with the method meant
+            return failed("runs", {
+                "en": f"Your function stopped with AttributeError{where_en}: `{typo[0]}()` does not exist; "
+                      f"the method is `{typo[1]}()`.",
+                "ja": f"関数が AttributeError で停止しました{where_ja}。`{typo[0]}()` は存在しません。正しいメソッド"
+                      f"名は `{typo[1]}()` です。"}, line)
         return failed("runs", {
             "en": f"Your function stopped with {kind}{where_en}: {message}",
             "ja": f"関数が {kind} で停止しました{where_ja}: {message}"}, line)

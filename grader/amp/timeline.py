@@ -12,6 +12,8 @@ from typing import Any
 
 from grader import figures
 
+FLOAT16_MAX = 65504.0
+
 MAX_SCALERS = 6
 CRASHED_NOTE = {"en": "The marked step stopped with an error in scaler.step (the checks above say why); it was "
                       "not skipped for an inf or NaN gradient, and the run ended there.",
@@ -76,4 +78,73 @@ def publish(trace: dict[str, Any]) -> None:
     """Add the timeline of a traced run to this grading's figures, when there is one."""
     figure = scale_timeline(trace)
     if figure is not None:
+        cause = skip_cause(trace.get("events") or [])
+        if cause is not None and "note" in figure and figure["note"] is not CRASHED_NOTE:
+            figure["note"] = cause
         figures.add(figure)
+
+
+def skip_cause(events: list[Any]) -> dict[str, str] | None:
+    """Where the inf came from, when an enabled scaler skipped steps: a sentence, or None.
+
+    Read from the first skipped step's batch: the forward output and the loss (inf already), the
+    loss's dtype against the scale (a float16 loss cannot hold its own gradient, the scale, once
+    that is above 65504), and the gradient that reached the model's output (inf there: it came
+    from the loss's backward; finite there: from the model's own backward).
+    """
+    # The trace comes from the learner's process: keep only well-formed events, in order.
+    events = [e for e in events if isinstance(e, dict) and isinstance(e.get("seq"), int)]
+    steps = [e for e in events if e.get("kind") == "scaler-step" and e.get("enabled") and not e.get("raised")]
+    skipped = [e for e in steps if e.get("stepped") is False]
+    if not skipped:
+        return None
+    first = skipped[0]
+    batch = [e for e in events if e.get("kind") == "batch" and e["seq"] < first["seq"]]
+    start = batch[-1]["seq"] if batch else -1
+    window = [e for e in events if start < e["seq"] < first["seq"]]
+    forwards = [e for e in window if e.get("kind") == "forward"]
+    losses = [e for e in window if e.get("kind") == "loss"]
+    scales = [e for e in window if e.get("kind") == "scale" and isinstance(e.get("factor"), (int, float))]
+    scale = float(scales[-1]["factor"]) if scales else None
+    where_en, where_ja = _origin(forwards, losses, scale)
+    count, total = len(skipped), len(steps)
+    were = "was" if count == 1 else "were"
+    return {"en": f"{count} of {total} optimizer steps {were} skipped because the gradients held inf or NaN; "
+                  f"the weights only show it. {where_en}",
+            "ja": f"{total} 回中 {count} 回のステップが、勾配に inf や NaN があったためスキップされました（重みの差は"
+                  f"その結果です）。{where_ja}"}
+
+
+def _origin(forwards: list[dict], losses: list[dict], scale: float | None) -> tuple[str, str]:
+    bad_forward = next((f for f in forwards if f.get("output_finite") is False), None)
+    if bad_forward is not None:
+        dtype = bad_forward.get("autocast_dtype") or "float32"
+        line = bad_forward.get("line")
+        return (f"The first inf is in the forward pass: the model's output on line {line} ({dtype}) is already "
+                "inf or NaN.",
+                f"最初の inf は順伝播にあります。{line} 行目のモデルの出力（{dtype}）がすでに inf か NaN です。")
+    bad_loss = next((e for e in losses if e.get("finite") is False), None)
+    if bad_loss is not None:
+        line = bad_loss.get("line")
+        return (f"The first inf is in the loss: the loss on line {line} is already inf or NaN.",
+                f"最初の inf は損失にあります。{line} 行目の損失がすでに inf か NaN です。")
+    half = next((e for e in losses if e.get("dtype") == "float16"), None)
+    if half is not None and scale is not None and scale > FLOAT16_MAX:
+        line = half.get("line")
+        return (f"The first inf is the loss's own gradient: the loss on line {line} is float16, and backward "
+                f"starts from the loss scale, {scale:g}, which is above float16's largest value {FLOAT16_MAX:g}. "
+                "A loss computed inside autocast is float32 and holds it.",
+                f"最初の inf は損失自身の勾配です。{line} 行目の損失が float16 で、逆伝播はロススケール {scale:g} "
+                f"から始まりますが、これは float16 の最大値 {FLOAT16_MAX:g} を超えています。autocast の中で計算した"
+                "損失は float32 なので、この値を保持できます。")
+    arrived = next((f for f in forwards if f.get("grad_finite") is False), None)
+    if arrived is not None:
+        line = arrived.get("line")
+        return (f"The first inf is in the loss's backward: the gradient reaching the model's output (line "
+                f"{line}) is already inf.",
+                f"最初の inf は損失の逆伝播にあります。モデルの出力（{line} 行目）に届いた勾配がすでに inf です。")
+    line = forwards[0].get("line") if forwards else None
+    return (f"The first inf is in the model's backward pass (the model runs on line {line}): the gradient "
+            "reaching its output was finite.",
+            f"最初の inf はモデルの逆伝播の中にあります（モデルは {line} 行目で実行）。出力に届いた勾配は"
+            "有限でした。")

@@ -1,0 +1,29 @@
+# source: https://github.com/jerilseb/my-docs/blob/291dfd4d7bee248f0ec1e4c3315945b092a1ecd3/guidelines/pytorch.md
+#   the guide's bfloat16 example: `from torch.cuda.amp import autocast`, then
+#   autocast(device_type='cuda', dtype=torch.bfloat16), which that class does not accept.
+# changed: the example's loop becomes the exercise's function (the tqdm bar is dropped); the loss
+#   is summed for the returned mean.
+# The rest is right for this exercise (plain backward and step, no scaler): only the autocast
+# call is wrong, and the crash is reported there.
+# expect: fail runs forward-in-autocast
+# says: forward-in-autocast torch.autocast
+import torch
+from torch import nn
+from torch.cuda.amp import autocast
+
+
+def train_one_epoch(model, loader, optimizer, criterion, device):
+    total = 0.0
+    for batch_idx, (inputs, targets) in enumerate(loader, 1):
+        inputs, targets = inputs.to(device), targets.to(device)
+
+        optimizer.zero_grad()
+
+        with autocast(device_type='cuda', dtype=torch.bfloat16):  # <- runs forward-in-autocast
+            output = model(inputs)
+            loss = nn.functional.cross_entropy(output, targets)
+
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total / len(loader)
