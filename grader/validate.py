@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,7 +85,7 @@ def _check_starter(started: dict) -> list[str]:
 def _check_no_work(empty: dict, body: str = "pass") -> list[str]:
     if empty["status"] == "pass" or empty["score"] != 0:
         earned = [t["check"] for t in empty["tests"] if t["points"]]
-        return [f"an empty function body (`{body}`) scores {empty['score']:.2f} (from "
+        return [f"an empty function body scores {empty['score']:.2f} (body `{body}`, from "
                 f"{', '.join(earned) or 'nothing'}): a check passes without any work; make it fail or say "
                 "'not checked' when its subject never happened"]
     return []
@@ -144,14 +148,44 @@ def mutants_to_grade(exercise: Exercise, solution: str) -> tuple[list[Mutant], l
     return [m for m in found if (m.line, m.change) not in declared], problems
 
 
+class _NoDepends(ast.NodeTransformer):
+    """Drops `depends=` from every check(...) call: each check then runs whatever came before it."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name == "check":
+            node.keywords = [k for k in node.keywords if k.arg != "depends"]
+        return node
+
+
+@contextmanager
+def without_depends(exercise: Exercise) -> Iterator[Exercise | None]:
+    """A temporary copy of the folder whose checks declare no `depends`; None when none does."""
+    sources = {p: p.read_text(encoding="utf-8") for p in sorted(exercise.tests_dir.rglob("*.py"))}
+    if not any("depends" in text for text in sources.values()):
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="validate-") as scratch:
+        copy = Path(scratch) / exercise.path.name
+        shutil.copytree(exercise.path, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        for path, text in sources.items():
+            tree = _NoDepends().visit(ast.parse(text))
+            (copy / path.relative_to(exercise.path)).write_text(ast.unparse(ast.fix_missing_locations(tree)),
+                                                                encoding="utf-8")
+        yield load_exercise(copy)
+
+
 def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = False,
                workers: int = 2, background: bool = False) -> list[str]:
     """The proof that scores mean what they say, for one code exercise.
 
     The solution scores 1.0; the untouched starter and an empty body score 0; the starter passes
-    exactly its given checks; with `with_mutants`, every mutant of the solution (grader.mutants)
-    fails at least one check and scores below 1.0. With `background` (the web app's
-    instructor check), each grading goes through the background lane (grader.sandboxes.lane).
+    exactly its given checks; no check passes on everything (grading the wrong versions again
+    with `depends` dropped, so a check behind another is seen too); with `with_mutants`, every
+    mutant of the solution (grader.mutants) fails at least one check and scores below 1.0. With
+    `background` (the web app's instructor check), each grading goes through the background
+    lane (grader.sandboxes.lane).
     First, no prompt, hint or check text may hand over a solution line or name a check id (grader.leaks).
     """
     solution = exercise.solution_path.read_text(encoding="utf-8")
@@ -166,9 +200,15 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         graded, stale = mutants_to_grade(exercise, solution)
         problems += stale
         jobs += [("mutant", m.code, m) for m in graded]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    # The wrong versions again with every `depends` dropped: a check that waits for another is
+    # skipped on all of them otherwise, and one that passes on everything would go unseen.
+    free = [("starter without depends", exercise.starter), ("empty body without depends", jobs[2][1]),
+            ("raising body without depends", jobs[3][1])]
+    with without_depends(exercise) as loose, ThreadPoolExecutor(max_workers=workers) as pool:
         docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox,
                                                     background=background), jobs))
+        freed = [] if loose is None else list(pool.map(
+            lambda job: (job[0], grade_code(loose, job[1], sandbox=sandbox, background=background)), free))
     authoring = next((found for doc in docs if (found := _authoring(doc))), [])
     if authoring:  # every grading meets the same broken tests: say it once
         return authoring + problems
@@ -185,7 +225,7 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
             problems += _check_mutant(mutant, doc)
     if docs[0]["status"] == "pass":
         problems += never_failing(docs[0], [(what, doc) for (what, _c, _m), doc in zip(jobs[1:], docs[1:],
-                                                                                        strict=True)])
+                                                                                        strict=True)] + freed)
     return problems
 
 
