@@ -133,8 +133,8 @@ ALWAYS_PASSES = '''
 @check("output-exists", title={"en": "The model gives an output", "ja": "モデルが出力を返す"},
        hint={"en": "Return the last layer's output.", "ja": "最後の層の出力を返しましょう。"},
        depends=["parameters-registered"])
-def test_output_exists(built, learner):
-    assert built is not None
+def test_output_exists(learner):
+    assert learner.source  # true of any file at all: the check cannot fail
 '''
 
 
