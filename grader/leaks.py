@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader import ladder
 from grader.ladder import LADDER_FILE
+
+CONFIG_FILE = "exercise.toml"  # grader.loader's; leaks sits beside the loader and may not import it
 
 GRADER = Path(__file__).resolve().parent
 # The grader's default texts a learner can read: run errors, the AMP checks' titles, hints and
@@ -196,8 +199,15 @@ def folder_texts(folder: Path) -> list[Text]:
     (prompts and hints in every language, exercise.toml's title, a quiz's texts) and its tests' strings."""
     names = [name for name in MARKDOWN_TEXTS if (folder / name).is_file()]
     names += sorted(p.name for p in folder.iterdir() if p.is_file() and p.suffix in (".md", ".toml")
-                    and p.name not in names and p.name != LADDER_FILE)
+                    and p.name not in names and p.name not in (LADDER_FILE, CONFIG_FILE))
     texts = [Text(name, (folder / name).read_text(encoding="utf-8")) for name in names]
+    if (folder / CONFIG_FILE).is_file():  # its title only: equivalent_mutants quote the solution for authors
+        try:
+            title = tomllib.loads((folder / CONFIG_FILE).read_text(encoding="utf-8")).get("title", {})
+        except tomllib.TOMLDecodeError:
+            title = {}
+        texts += [Text(f"{CONFIG_FILE} title.{lang}", text) for lang, text in sorted(title.items())
+                  if isinstance(text, str)] if isinstance(title, dict) else []
     if (folder / LADDER_FILE).is_file():  # the hint ladder's rungs
         texts.append(Text(LADDER_FILE, (folder / LADDER_FILE).read_text(encoding="utf-8")))
     tests = folder / "tests"
