@@ -10,6 +10,7 @@ folder changes, before a learner can open it): syntax errors, imports that resol
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import re
 import sys
@@ -78,6 +79,12 @@ def _module_found(name: str, folder: Path) -> bool:
     tests = folder / "tests"
     if (tests / f"{top}.py").is_file() or (tests / top / "__init__.py").is_file():
         return True  # a helper module beside the tests (importlib mode puts tests/ on no path)
+    return _installed(top)
+
+
+@functools.lru_cache(maxsize=256)
+def _installed(top: str) -> bool:
+    """Whether a top-level module can be imported here; asked once per name (find_spec walks sys.path)."""
     try:
         return importlib.util.find_spec(top) is not None
     except (ImportError, ValueError):
@@ -91,9 +98,9 @@ def _decorator_name(node: ast.expr) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
-def _declaration_problems(tree: ast.Module, label: str) -> list[str]:
+def _declaration_problems(nodes: list[ast.AST], label: str) -> list[str]:
     problems = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, ast.Call) or _decorator_name(node) not in CHECK_DECORATORS:
             continue
         slug = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "slug"), None)
@@ -107,10 +114,10 @@ def _declaration_problems(tree: ast.Module, label: str) -> list[str]:
     return problems
 
 
-def _guarded_imports(tree: ast.Module) -> set[int]:
+def _guarded_imports(nodes: list[ast.AST]) -> set[int]:
     """Imports inside `try: ... except ImportError:`: the author planned for them to be missing."""
     guarded: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Try) and any(
                 handler.type is None or any(isinstance(n, ast.Name) and n.id in (
                     "ImportError", "ModuleNotFoundError", "Exception") for n in ast.walk(handler.type))
@@ -136,14 +143,15 @@ def static_problems(folder: Path) -> list[str]:
         except UnicodeDecodeError as exc:
             problems.append(f"{label}: not UTF-8 text ({exc.reason})")
             continue
-        guarded = _guarded_imports(tree)
-        for node in ast.walk(tree):
-            if id(node) in guarded:
+        nodes = list(ast.walk(tree))  # walked once: a page may be waiting for this (app.content.exercises)
+        guarded = _guarded_imports(nodes)
+        for node in nodes:
+            if id(node) in guarded or not isinstance(node, (ast.Import, ast.ImportFrom)):
                 continue
             names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
                      else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level
                      else [])
             problems += [f"{label}:{node.lineno}: ModuleNotFoundError: No module named '{name}'"
                          for name in names if not _module_found(name, folder)]
-        problems += _declaration_problems(tree, label)
+        problems += _declaration_problems(nodes, label)
     return problems
