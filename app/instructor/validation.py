@@ -115,6 +115,27 @@ def recheck_changed(app: Flask, rows: Iterable[ExerciseValidation]) -> list[str]
     return get_runner(app).request(stale) if stale else []
 
 
+def record_authoring_error(app: Flask, exercise_id: str, doc: dict[str, Any]) -> None:
+    """A learner's grading met the folder's broken tests: keep the folder from learners now.
+
+    Stored as a verdict about the folder's current contents, like a validation's: it stops
+    hiding the folder when a file changes, and the validation page then checks it again.
+    """
+    fingerprint = app.extensions["exercise_catalog"].fingerprint(exercise_id)
+    row = db.session.get(ExerciseValidation, exercise_id)
+    if row is None:
+        row = ExerciseValidation(exercise_id=exercise_id)
+        db.session.add(row)
+    elif row.state in ("queued", "running"):
+        return  # a validation is under way and will say the same, with every problem
+    row.state, row.ok, row.broken, row.fingerprint = "done", False, True, fingerprint
+    row.problems = [f"authoring error (met by a learner's grading): {doc.get('message', '')}"]
+    row.requested_at = row.checked_at = utcnow()
+    db.session.commit()
+    log.warning("exercise %s is broken (authoring error in a learner's grading); hidden from learners",
+                exercise_id)
+
+
 def _log_crash(future: Future[None]) -> None:
     error = future.exception()
     if error is not None:

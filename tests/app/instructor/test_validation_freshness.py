@@ -123,3 +123,27 @@ def test_a_stored_authoring_error_hides_the_folder_until_it_changes(make_app, co
         "def test_add():\n    assert True\n", encoding="utf-8")
     assert learner.get("/exercises/add-numbers").status_code == 200
     flask_app.extensions["validation_runner"].shutdown(wait=True)
+
+
+def test_a_learners_grading_that_meets_broken_tests_hides_the_folder(make_app, content):
+    """Tests that only fail when imported (no cheap check sees them): the first grading tells."""
+    from grader.messages import run_error
+    from grader.results import error_result
+    from tests.app.web_helpers import wait_for_done
+
+    problem = "tests/test_add.py:3: TypeError: check 'x': depends must be a list of slugs, not a string"
+
+    def broken_grader(exercise, code, *, lang="en", sandbox="auto"):
+        return error_result(exercise.id, "authoring", run_error("authoring", lang, detail=problem)).to_dict()
+
+    flask_app = make_app(GRADE_FUNCTION=broken_grader)
+    learner = flask_app.test_client()
+    sent = learner.post("/api/exercises/add-numbers/submissions", json={"code": "def add(a, b):\n    return a + b\n"})
+    assert sent.status_code == 202
+    done = wait_for_done(learner, sent.get_json()["id"])
+    assert done["result"]["error_kind"] == "authoring"
+    row = wait_checked(flask_app, "add-numbers")
+    assert row.broken and problem in row.problems[0] and row.fingerprint == fingerprint_of(flask_app, "add-numbers")
+    assert learner.get("/exercises/add-numbers").status_code == 503
+    refused = learner.post("/api/exercises/add-numbers/submissions", json={"code": "x = 1\n"})
+    assert refused.status_code == 409
