@@ -8,8 +8,10 @@ imports no other module of the grader.
 
 from __future__ import annotations
 
+from grader.authoring import static_problems as authoring_problems
 from grader.capacity import default_workers
 from grader.figures import validate_figure
+from grader.fingerprint import folder_fingerprint
 from grader.grading import (
     checked_run_document,
     claim_worker_identity,
@@ -42,8 +44,8 @@ from grader.validate import check_exercise as _check_exercise
 
 __all__ = [
     "CONFIG_FILE", "KINDS", "LESSONS", "Exercise", "ExerciseLoadError", "ExerciseSet", "FolderReport", "Kind",
-    "QuizAnswerError", "check_exercise", "check_titles", "checked_run_document", "claim_worker_identity",
-    "declared_slugs",
+    "QuizAnswerError", "authoring_problems", "check_exercise", "check_titles", "checked_run_document",
+    "claim_worker_identity", "declared_slugs", "folder_fingerprint",
     "default_workers", "error_result", "grade_code", "grade_quiz", "hint_rungs", "internal_error", "key_answers",
     "load_exercises", "load_quiz", "public_questions", "remove_orphan_sandboxes", "run_code", "run_failed",
     "run_stopped", "sandbox_isolated", "shuffled_questions", "validate_figure", "warm_up", "wrong_tries",

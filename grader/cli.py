@@ -71,13 +71,16 @@ def cmd_validate(options: argparse.Namespace) -> int:
         return _fail(f"{root} is not a directory")
     # Mutants are many gradings: a pool would only add sandboxes started and thrown away.
     os.environ.setdefault("GRADER_POOL_SIZE", "0")
-    failures = 0
+    failures = checked = 0
     for report in validate_all(root, sandbox=options.sandbox, with_mutants=options.mutants):
+        checked += 1
         tally = f" ({report.mutant_tally})" if report.mutant_tally else ""
         print(f"{'ok  ' if report.ok else 'FAIL'} {report.folder}{tally}")
         for problem in report.problems:
             print(f"       {problem}")
         failures += not report.ok
+    if not checked:
+        return _fail(f"{root} holds no exercise folder (a folder with exercise.toml) and is not one")
     print(f"{failures} folder(s) with problems" if failures else "all exercise folders are valid")
     return 1 if failures else 0
 
@@ -99,8 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--sandbox", choices=["local", "docker", "auto"], default=None)
     grade.add_argument("--lang", choices=["en", "ja"], default="en")
     grade.set_defaults(handler=cmd_grade)
-    validate = commands.add_parser("validate", help="check every exercise folder")
-    validate.add_argument("exercises", nargs="?", default=str(DEFAULT_EXERCISES))
+    validate = commands.add_parser("validate", help="check one exercise folder, or every folder of a course")
+    validate.add_argument("exercises", nargs="?", default=str(DEFAULT_EXERCISES),
+                          help="an exercise folder, or a folder of them (default: the course's exercises/)")
     validate.add_argument("--sandbox", choices=["local", "docker", "auto"], default=None)
     validate.add_argument("--no-mutants", dest="mutants", action="store_false",
                           help="skip grading the solution's mutants (quicker, proves less)")

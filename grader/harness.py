@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from grader import figures, measurement, runner_fork
+from grader.authoring import static_problems
 from grader.learner import Learner, LearnerFatal
 from grader.learner_errors import SUBMISSION_NAME
 from grader.loader import Exercise, load_exercise
@@ -159,10 +160,26 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
         if result.line is None and told is not None:
             result.line, result.message = told.line, told.message
         return result
+    authoring = plugin.authoring
+    if not authoring and code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        authoring = static_problems(exercise.path)  # a conftest that fails stops pytest before any report
+    if authoring:
+        return authoring_result(exercise, authoring, lang, plugin.results)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.results:
         detail = f"pytest exit code {int(code)}"
         return error_result(exercise.id, "internal", run_error("internal", lang, detail=detail))
     return summarize(exercise.id, plugin.results)
+
+
+def authoring_result(exercise: Exercise, problems: list[str], lang: str, tests: list) -> Results:
+    """The exercise's own tests are broken: the author's error, never scored as the learner's.
+
+    The message names every problem (file, line, cause); the checks that did run are kept so
+    the author sees what still worked.
+    """
+    result = error_result(exercise.id, "authoring", run_error("authoring", lang, detail="; ".join(problems)))
+    result.tests = tests
+    return result
 
 
 def _fatal_result(exercise: Exercise, fatal: LearnerFatal, lang: str) -> Results:

@@ -2,20 +2,26 @@
 
 A hint teaches (a nudge, the concept, the API); it never gives the line the learner is asked to
 write. The texts searched are the folder's prompts, hints and hint ladder, every string in its
-tests (check titles, hints, Feedback messages, en and ja), and the grader's default texts.
-Texts and solution lines are compared normalised: whitespace and backticks dropped, quotes made
-one, so a fenced block, inline code and prose read alike.
+tests (check titles, hints, Feedback messages, en and ja), every Markdown and TOML file of the
+folder, and the grader's default texts. Texts and solution lines are compared normalised:
+whitespace and backticks dropped, quotes made one, so a fenced block, inline code and prose read
+alike. Code in a text (an inline span, a fenced block, each of its lines) is also compared in
+its canonical form (parsed and written back by `ast.unparse`), so `return (a, b)` hands over
+`return a, b` just the same.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader import ladder
 from grader.ladder import LADDER_FILE
+
+CONFIG_FILE = "exercise.toml"  # grader.loader's; leaks sits beside the loader and may not import it
 
 GRADER = Path(__file__).resolve().parent
 # The grader's default texts a learner can read: run errors, the AMP checks' titles, hints and
@@ -23,7 +29,8 @@ GRADER = Path(__file__).resolve().parent
 DEFAULT_TEXT_FILES = ("messages.py", "ladder.py", "learner_errors.py", "amp/kit.py", "amp/outcome.py",
                       "amp/checks_clip.py", "amp/checks_loop.py", "amp/checks_mode.py", "amp/checks_scaler.py",
                       "amp/checks_scope.py", "amp/findings.py", "amp/review.py", "amp/crash.py")
-MARKDOWN_TEXTS = ("prompt.md", "prompt.ja.md", "hints.md", "hints.ja.md")
+MARKDOWN_TEXTS = ("prompt.md", "prompt.ja.md", "hints.md", "hints.ja.md")  # the first read; then any *.md, *.toml
+_FENCED_BLOCK = re.compile(r"^\s*```[^\n]*\n(.*?)^\s*```", re.S | re.M)
 MIN_LINE = 12  # a shorter line (`loss.item()`) is the API itself; naming it is the API rung
 MIN_EXPRESSION = 25  # a right-hand side this long is the answer even without its `x =`
 SKIPPED_STATEMENTS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Pass,
@@ -35,6 +42,21 @@ def normalised(text: str) -> str:
     return re.sub(r"[\s`]+", "", text).replace('"', "'").replace("\u2019", "'")
 
 
+def canonical(code: str) -> str:
+    """The code as `ast.unparse` writes it, normalised; '' when it is no Python statement or expression."""
+    text = code.strip()
+    for attempt, mode in ((text, "exec"), (text + "\n    pass", "exec"), (f"({text})", "eval")):
+        try:
+            tree = ast.parse(attempt, mode=mode)
+        except SyntaxError:
+            continue
+        if mode == "exec" and attempt is not text:  # a block opener (`with ...:`): its first line only
+            body = tree.body[0] if tree.body else None
+            return normalised(ast.unparse(body).split("\n")[0]) if body is not None else ""
+        return normalised(ast.unparse(tree))
+    return ""
+
+
 @dataclass(frozen=True)
 class AnswerLine:
     """A line (or a long right-hand side) of the solution that the starter does not have."""
@@ -42,6 +64,10 @@ class AnswerLine:
     line: int
     code: str
     key: str  # normalised
+
+    @property
+    def canon(self) -> str:
+        return canonical(self.code)
 
 
 @dataclass(frozen=True)
@@ -169,9 +195,19 @@ def python_texts(path: Path, label: str) -> list[Text]:
 
 
 def folder_texts(folder: Path) -> list[Text]:
-    """The learner-facing texts an exercise folder writes itself."""
-    texts = [Text(name, (folder / name).read_text(encoding="utf-8")) for name in MARKDOWN_TEXTS
-             if (folder / name).is_file()]
+    """The learner-facing texts an exercise folder writes itself: every Markdown and TOML file
+    (prompts and hints in every language, exercise.toml's title, a quiz's texts) and its tests' strings."""
+    names = [name for name in MARKDOWN_TEXTS if (folder / name).is_file()]
+    names += sorted(p.name for p in folder.iterdir() if p.is_file() and p.suffix in (".md", ".toml")
+                    and p.name not in names and p.name not in (LADDER_FILE, CONFIG_FILE))
+    texts = [Text(name, (folder / name).read_text(encoding="utf-8")) for name in names]
+    if (folder / CONFIG_FILE).is_file():  # its title only: equivalent_mutants quote the solution for authors
+        try:
+            title = tomllib.loads((folder / CONFIG_FILE).read_text(encoding="utf-8")).get("title", {})
+        except tomllib.TOMLDecodeError:
+            title = {}
+        texts += [Text(f"{CONFIG_FILE} title.{lang}", text) for lang, text in sorted(title.items())
+                  if isinstance(text, str)] if isinstance(title, dict) else []
     if (folder / LADDER_FILE).is_file():  # the hint ladder's rungs
         texts.append(Text(LADDER_FILE, (folder / LADDER_FILE).read_text(encoding="utf-8")))
     tests = folder / "tests"
@@ -188,21 +224,36 @@ def default_texts() -> list[Text]:
     return texts
 
 
+def code_pieces(text: str) -> list[str]:
+    """The code a text shows: inline spans, fenced blocks whole, and each line of a fenced block."""
+    pieces = re.findall(r"`([^`\n]+)`", text)
+    for block in _FENCED_BLOCK.findall(text):
+        pieces.append(block)
+        pieces += [line for line in block.splitlines() if line.strip()]
+    return pieces
+
+
 def solution_leaks(solution: str, starter: str, texts: list[Text]) -> list[str]:
-    """A problem for every text that contains a solution line the starter does not have, and for
-    every code span of a hint (not a prompt, which states the task) that is most of such a line."""
+    """A problem for every text that contains a solution line the starter does not have (as
+    written, or in any form that parses to the same code), and for every code span or fenced
+    line of a hint (not a prompt, which states the task) that is most of such a line."""
     answers = answer_lines(solution, starter)
+    given = {canonical(line) for line in starter.splitlines()} | {canonical(starter)}
     problems = []
     seen = set()
     for text in texts:
         body = normalised(text.text)
+        pieces = code_pieces(text.text)
+        canons = {c for piece in pieces if (c := canonical(piece)) and c not in given}
         spans = [] if text.where.startswith("prompt") else [
-            key for span in re.findall(r"`([^`\n]+)`", text.text)
+            key for span in pieces
             if len(key := normalised(span)) >= MIN_LINE and not is_api_only(span)]
         for answer in answers:
             if (text.where, answer.line) in seen:
                 continue
-            if answer.key in body:
+            canon = answer.canon
+            if answer.key in body or (canon and len(canon) >= MIN_LINE
+                                      and any(canon == c or canon in c for c in canons)):
                 what = "hands over"
             elif any(span in answer.key and 2 * len(span) >= len(answer.key) for span in spans):
                 what = "quotes most of"

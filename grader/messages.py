@@ -43,6 +43,12 @@ RUN_ERRORS: dict[str, dict[str, str]] = {
         "ja": "採点システム側で問題が起きました。あなたの誤りではなく、成績にも影響しません。"
               "時間をおいてもう一度提出してください。（{detail}）",
     },
+    "authoring": {
+        "en": "This exercise's own tests are broken (an authoring error); this is not your fault and "
+              "does not count against you. The instructors are told. ({detail})",
+        "ja": "この演習のテスト自体に誤りがあります（作成者側の誤り）。あなたの誤りではなく、成績にも影響"
+              "しません。講師に伝わります。（{detail}）",
+    },
 }
 
 WHERE_LINE = {"en": " on line {line}", "ja": "（{line} 行目）"}

@@ -255,10 +255,14 @@ def mutants(source: str) -> list[Mutant]:
     return ordered[:MAX_MUTANTS]
 
 
-def emptied(source: str) -> str:
-    """The source with every function body replaced by `pass` (signatures kept): no work done."""
+def emptied(source: str, *, raising: bool = False) -> str:
+    """The source with every function body replaced by `pass` (signatures kept): no work done.
+
+    `raising`: by `raise NotImplementedError` instead, the other way a starter says "to do".
+    """
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            node.body = [ast.Pass()]
-    return ast.unparse(tree)
+            node.body = [ast.Raise(exc=ast.Name("NotImplementedError", ast.Load()), cause=None)
+                         if raising else ast.Pass()]
+    return ast.unparse(ast.fix_missing_locations(tree))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from grader.authoring import collect_error, raised_error
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
 from grader.messages import RUN_ERRORS, run_error
@@ -94,6 +95,16 @@ def first_loop_line(source: str) -> int | None:
 LANGS = ("en", "ja")
 
 
+def _fixture_problem(error: pytest.FixtureLookupError) -> str:
+    """'tests/test_x.py:12: fixture 'model' not found' from pytest's lookup error."""
+    request = error.request
+    function = getattr(request, "function", None)
+    code = getattr(function, "__code__", None)
+    path, line = (code.co_filename, code.co_firstlineno) if code else ("", 0)
+    where_ = f"tests/{path.rsplit('/tests/', 1)[1]}:{line}" if "/tests/" in path else "tests"
+    return f"{where_}: fixture '{error.argname}' not found"
+
+
 class GraderPlugin:
     """Holds the learner handle, serves fixtures and turns reports into results, in file order."""
 
@@ -108,6 +119,10 @@ class GraderPlugin:
         self._blocked: dict[str, str] = {}  # item id -> the slug whose failure skipped it
         self._solution: ModuleType | None = None
         self.problems: dict[str, str] = {}
+        # The author's mistakes this run met, each 'tests/<file>:<line>: <cause>' (grader.authoring):
+        # a module that cannot be collected, a check declared wrong, a fixture that does not exist.
+        self.authoring: list[str] = []
+        self._raised: dict[str, Exception] = {}  # node id -> what importing it raised
 
     # -- fixtures --------------------------------------------------------------------------
     @pytest.fixture(scope="session")
@@ -135,6 +150,30 @@ class GraderPlugin:
         return self._solution
 
     # -- hooks -----------------------------------------------------------------------------
+    @pytest.hookimpl(wrapper=True)
+    def pytest_make_collect_report(self, collector: pytest.Collector):  # type: ignore[no-untyped-def]
+        # Keep what a module raised on import: the report keeps only text, without the line of a
+        # TypeError raised inside the grader's @check (pytest's own CollectError text has it).
+        collect = collector.collect
+
+        def kept() -> Any:
+            try:
+                return collect()
+            except Exception as exc:
+                if not isinstance(exc, pytest.Collector.CollectError):
+                    self._raised[collector.nodeid] = exc
+                raise
+
+        collector.collect = kept  # type: ignore[method-assign]
+        return (yield)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            raised = self._raised.get(report.nodeid)
+            tests = self._exercise.tests_dir
+            self.authoring.append(raised_error(raised, tests, report.nodeid) if raised is not None
+                                  else collect_error(str(report.longrepr), tests, report.nodeid))
+
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         # File order, then definition order: the learner reads checks in the author's order.
         items.sort(key=lambda item: (str(item.path), item.reportinfo()[1] or 0))
@@ -239,10 +278,13 @@ class GraderPlugin:
             result.line = error.line
             if error.hint is not None:
                 result.hint = localize(error.hint, self._lang)
-        elif isinstance(error, AuthoringError):
+        elif isinstance(error, (AuthoringError, pytest.FixtureLookupError)):
             result.status = "error"
             result.hint = ""
-            result.message = f"The exercise's tests are broken: {error}"
+            detail = str(error) if isinstance(error, AuthoringError) else _fixture_problem(error)
+            result.message = f"The exercise's tests are broken: {detail}"
+            if detail not in self.authoring:
+                self.authoring.append(detail)
         elif isinstance(error, LearnerFatal):
             self._describe_fatal(result, error)
         elif isinstance(error, LearnerError) and (name := missing_name(error.error)):

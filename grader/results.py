@@ -13,8 +13,9 @@ from grader.measurement import validate_measurement
 VERSION = 1
 Status = Literal["pass", "fail", "error"]
 TestStatus = Literal["pass", "fail", "error", "skip"]
-ErrorKind = Literal["syntax", "timeout", "memory", "output-limit", "runtime", "internal"]
-ERROR_KINDS: tuple[str, ...] = ("syntax", "timeout", "memory", "output-limit", "runtime", "internal")
+# "authoring": the exercise's tests are broken (grader.authoring), the author's error, not the learner's.
+ErrorKind = Literal["syntax", "timeout", "memory", "output-limit", "runtime", "internal", "authoring"]
+ERROR_KINDS: tuple[str, ...] = ("syntax", "timeout", "memory", "output-limit", "runtime", "internal", "authoring")
 OUTPUT_CAP_CHARS = 64 * 1024
 
 

@@ -14,6 +14,7 @@ from app.api import bp
 from app.api.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error, unavailable
+from app.exercises.availability import is_unavailable, unavailable_message
 from app.extensions import db
 from app.grading import admission, runs
 from app.grading.handle import get_queue
@@ -38,6 +39,8 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
     if not exercise.kind.accepts_code:
         message = _("This exercise is a quiz; it takes answers, not code.")
         return json_error(400, "not_gradable", message)
+    if is_unavailable(exercise):  # refused, never scored 0: the exercise's own tests are broken
+        return json_error(409, "exercise_unavailable", unavailable_message())
     try:
         body = read_body()
         code, lang = read_code(body), _read_lang(body)

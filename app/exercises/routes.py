@@ -7,7 +7,9 @@ from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key, storage_scope
 from app.content import exercise_catalog, lesson_catalog, render_cache
+from app.errors import unavailable
 from app.exercises import bp
+from app.exercises.availability import is_unavailable, unavailable_message
 from app.exercises.strings import editor_strings
 from app.grading.position import submission_api
 from app.i18n import current_lang
@@ -80,12 +82,14 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
 
 
 @bp.get("/exercises/<exercise_id>")
-def show(exercise_id: str) -> str | Response:
+def show(exercise_id: str) -> str | Response | tuple[Response | str, int]:
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
         abort(404)
     if not exercise.kind.accepts_code:
         return redirect(exercise_url(exercise))
+    if is_unavailable(exercise):  # its tests cannot run: no learner works on it until it is fixed
+        return unavailable("exercise_unavailable", unavailable_message())
     lang = current_lang()
     lesson = next(
         (item for item in lesson_catalog().all(lang) if item.number == exercise.config.lesson),

@@ -42,6 +42,7 @@ def editor_strings() -> dict[str, str]:
         "error_output-limit": _("Too much output"),
         "error_runtime": _("Your code stopped with an error"),
         "error_internal": _("Grader problem (not your fault)"),
+        "error_authoring": _("This exercise is broken (not your fault)"),
         # {position}, {seconds}, {title}, {time} are filled in by the script.
         "queued_at": _("Queued: number {position} in line…"),
         "running_for": _("Grading… {seconds} s"),

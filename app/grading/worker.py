@@ -22,6 +22,7 @@ from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests im
 from app.grading.routing import queue_kind
 from app.grading.running_cap import lock_key, running_cap, under_cap
 from app.grading.storing import store_finished
+from app.instructor.validation import record_authoring_error
 from app.models import Submission
 from grader.api import error_result, internal_error
 
@@ -168,8 +169,15 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     # kept through an outage is not taken for a dead worker's the moment the database returns.
     with _heartbeat(app, submission_id, token):
         doc = _run_grader(app, catalog.get(exercise_id), sub, token)
-        store_finished(app, submission_id, doc, store=lambda document: _store(submission_id, token, document),
-                       fallback=_internal(exercise_id, lang, "store"))
+        stored = store_finished(app, submission_id, doc,
+                                store=lambda document: _store(submission_id, token, document),
+                                fallback=_internal(exercise_id, lang, "store"))
+    if stored and doc.get("error_kind") == "authoring":  # the folder's tests are broken: not for learners
+        try:
+            record_authoring_error(app, exercise_id, doc)
+        except Exception:  # the learner's result is stored; the flag is the validation page's to set again
+            log.exception("could not mark exercise %s as broken", exercise_id)
+            db.session.rollback()
 
 
 def grade_submission(app: Flask, submission_id: str) -> None:

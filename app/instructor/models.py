@@ -1,10 +1,10 @@
-"""Database model of an exercise folder's last validation: solution passes, starter fails."""
+"""Database model of an exercise folder's last validation: solution passes, starter fails, for which contents."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, String
+from sqlalchemy import JSON, Boolean, DateTime, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
@@ -22,3 +22,7 @@ class ExerciseValidation(db.Model):  # type: ignore[name-defined,misc]
     problems: Mapped[list[str]] = mapped_column(JSON, default=list)
     requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The folder's fingerprint (grader.fingerprint) the verdict is about: another one now means stale.
+    fingerprint: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Its tests cannot be graded at all (an authoring error): learners do not get the exercise.
+    broken: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

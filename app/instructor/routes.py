@@ -16,7 +16,7 @@ from app.instructor.forms import ValidateForm
 from app.instructor.learners import LEARNERS_PAGE, accounts, anonymous_learners, every_learner_row, learner_rows
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
-from app.instructor.validation import get_runner
+from app.instructor.validation import get_runner, recheck_changed
 from app.progress.aggregates import learner_progress
 from app.progress.hints import use_by_exercise
 from app.progress.history import page
@@ -72,10 +72,17 @@ def export() -> Response:
 
 @bp.get("/instructor/validation")
 def validation() -> str:
-    loaded = exercise_catalog().exercises()
+    catalog = exercise_catalog()
+    loaded = catalog.exercises()
+    rows = list(db.session.scalars(select(ExerciseValidation)))
+    # A folder changed since its verdict is checked again now, in the background lane.
+    recheck_changed(current_app, rows)
     states = {row.exercise_id: row for row in db.session.scalars(select(ExerciseValidation))}
-    return render_template("instructor/validation.html", errors=loaded.errors,
-                           exercises=_exercises(), states=states, form=ValidateForm())
+    exercises = _exercises()
+    return render_template("instructor/validation.html", errors=loaded.errors, exercises=exercises,
+                           states=states, form=ValidateForm(),
+                           fingerprints={e.id: catalog.fingerprint(e.id) for e in exercises},
+                           authoring={e.id: catalog.authoring_problems(e.id) for e in exercises})
 
 
 @bp.post("/instructor/validation")

@@ -103,7 +103,7 @@ _EXPANDED = {
         FROM {table}, json_each(CASE WHEN json_type({table}.result, '$.tests') = 'array'
                                      THEN {table}.result ELSE '{{"tests": []}}' END, '$.tests') AS t
         WHERE {table}.learner IS NOT NULL AND {done}
-          AND COALESCE(json_extract({table}.result, '$.error_kind'), '') != 'internal'""",
+          AND COALESCE(json_extract({table}.result, '$.error_kind'), '') NOT IN ('internal', 'authoring')""",
     "postgresql": """
         SELECT {table}.exercise_id AS exercise_id, {table}.learner AS learner,
                CASE WHEN json_typeof(t.value) = 'object' THEN t.value ->> 'check' END AS chk,
@@ -112,7 +112,7 @@ _EXPANDED = {
                CASE WHEN json_typeof({table}.result -> 'tests') = 'array'
                     THEN {table}.result -> 'tests' ELSE '[]'::json END) AS t(value)
         WHERE {table}.learner IS NOT NULL AND {done}
-          AND COALESCE({table}.result ->> 'error_kind', '') != 'internal'""",
+          AND COALESCE({table}.result ->> 'error_kind', '') NOT IN ('internal', 'authoring')""",
 }
 _TABLES = (("submissions", "submissions.status = 'done'"), ("quiz_attempts", "1 = 1"))
 

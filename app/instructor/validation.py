@@ -1,4 +1,8 @@
-"""Exercise-folder validation in the background: grading solution and starter takes seconds."""
+"""Exercise-folder validation in the background: grading solution and starter takes seconds.
+
+Each verdict is stored with the fingerprint of the folder it judged (grader.fingerprint); a folder
+whose files changed since is stale and is checked again, in this same background lane.
+"""
 
 from __future__ import annotations
 
@@ -78,20 +82,58 @@ def run_one(app: Flask, exercise_id: str) -> None:
                            .where(ExerciseValidation.exercise_id == exercise_id)
                            .values(state="running"))
         db.session.commit()
-        exercise = app.extensions["exercise_catalog"].get(exercise_id)
+        catalog = app.extensions["exercise_catalog"]
+        exercise = catalog.get(exercise_id)
+        # Taken before the check: a change while it runs leaves the verdict stale, so it runs again.
+        fingerprint = catalog.fingerprint(exercise_id)
+        broken = False
         if exercise is None:
             ok, problems = False, ["the folder no longer loads; see the load errors above"]
         else:
             try:
                 report = _check_function(app)(exercise, sandbox=app.config["GRADER_SANDBOX"])
-                ok, problems = bool(report.ok), list(report.problems)
+                ok, problems, broken = bool(report.ok), list(report.problems), bool(report.broken)
             except Exception as exc:  # the check itself broke: say so, do not stay "running"
                 log.exception("validation of %s crashed", exercise_id)
                 ok, problems = False, [f"could not be checked: {type(exc).__name__}"]
         row = db.session.get(ExerciseValidation, exercise_id)
         if row is not None:
             row.state, row.ok, row.problems, row.checked_at = "done", ok, problems, utcnow()
+            row.fingerprint, row.broken = fingerprint, broken
             db.session.commit()
+
+
+def is_stale(row: ExerciseValidation, fingerprint: str | None) -> bool:
+    """A finished verdict about other contents than the folder holds now."""
+    return row.state == "done" and fingerprint is not None and row.fingerprint != fingerprint
+
+
+def recheck_changed(app: Flask, rows: Iterable[ExerciseValidation]) -> list[str]:
+    """Queue a background check of every folder whose stored verdict is stale; the ids queued."""
+    catalog = app.extensions["exercise_catalog"]
+    stale = [row.exercise_id for row in rows if is_stale(row, catalog.fingerprint(row.exercise_id))]
+    return get_runner(app).request(stale) if stale else []
+
+
+def record_authoring_error(app: Flask, exercise_id: str, doc: dict[str, Any]) -> None:
+    """A learner's grading met the folder's broken tests: keep the folder from learners now.
+
+    Stored as a verdict about the folder's current contents, like a validation's: it stops
+    hiding the folder when a file changes, and the validation page then checks it again.
+    """
+    fingerprint = app.extensions["exercise_catalog"].fingerprint(exercise_id)
+    row = db.session.get(ExerciseValidation, exercise_id)
+    if row is None:
+        row = ExerciseValidation(exercise_id=exercise_id)
+        db.session.add(row)
+    elif row.state in ("queued", "running"):
+        return  # a validation is under way and will say the same, with every problem
+    row.state, row.ok, row.broken, row.fingerprint = "done", False, True, fingerprint
+    row.problems = [f"authoring error (met by a learner's grading): {doc.get('message', '')}"]
+    row.requested_at = row.checked_at = utcnow()
+    db.session.commit()
+    log.warning("exercise %s is broken (authoring error in a learner's grading); hidden from learners",
+                exercise_id)
 
 
 def _log_crash(future: Future[None]) -> None:

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
 from app.content import exercise_catalog, lesson_catalog
+from app.exercises.availability import unavailable_ids
 from app.i18n import current_lang
 from app.lessons import bp
 from app.progress.aggregates import learner_progress
@@ -74,6 +75,7 @@ def lesson(slug: str) -> str:
     return render_template(
         "lesson.html", lesson=found, exercises=exercises, before=before, after=after,
         toc=toc, own_heading=exercises_heading(toc), progress=learner_progress(learner_key()),
+        unavailable=unavailable_ids(exercises),
     )
 
 

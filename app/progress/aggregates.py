@@ -32,8 +32,8 @@ def counted_attempts(learners: Iterable[str] | None = None) -> Any:
             case((and_(graded, status == "pass"), 1), else_=0).label("passed"),
             case((graded, func.coalesce(model.result["score"].as_float(), 0.0)), else_=None).label("score"),
         ).where(model.learner.is_not(None),
-                # Internal errors are the platform's fault and never count against the learner.
-                or_(~graded, kind.is_(None), kind != "internal"))
+                # Internal and authoring errors are the platform's or the author's fault, never the learner's.
+                or_(~graded, kind.is_(None), kind.not_in(("internal", "authoring"))))
         if learners is not None:
             query = query.where(model.learner.in_(list(learners)))
         selects.append(query)

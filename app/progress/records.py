@@ -25,8 +25,8 @@ class Attempt:
 
     @property
     def counts(self) -> bool:
-        # Internal errors are the platform's fault and never count against the learner.
-        return not (self.result and self.result.get("error_kind") == "internal")
+        # Internal and authoring errors are the platform's or the author's fault: never the learner's.
+        return not (self.result and self.result.get("error_kind") in ("internal", "authoring"))
 
     @property
     def passed(self) -> bool:

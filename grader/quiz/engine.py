@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from grader.loader import Exercise, ExerciseLoadError
 from grader.quiz.answers import QuizAnswerError, check_answers_shape, is_right, normalize
+from grader.quiz.keys import key_problems, points_problems
 from grader.quiz.schema import QuizConfig
 from grader.results import TestResult, summarize
 
@@ -207,19 +208,22 @@ def validate_quiz(exercise: Exercise) -> list[str]:
     """Problems of a quiz folder for `python -m grader validate`; an empty list means it is usable.
 
     Beyond the schema (which already checks that every key names existing choices), the key
-    itself must earn full marks and blank answers none, through the same grading learners meet.
+    itself must earn full marks and blank answers none, through the same grading learners meet;
+    exercise.toml's points are the questions' sum, and a numeric key with `compute` code agrees
+    with what that code gives (grader.quiz.keys).
     """
     if exercise.config.kind != "quiz":
         return [f"{exercise.id}: not a quiz (kind = '{exercise.config.kind}')"]
     try:
-        load_quiz(exercise)
+        config = load_quiz(exercise)
         full = grade_quiz(exercise, key_answers(exercise))
         blank = grade_quiz(exercise, {})
     except ExerciseLoadError as exc:
         return [f"{exercise.id}/{exc.file}: {problem}" for problem in exc.problems]
     except QuizAnswerError as exc:
         return [f"{exercise.id}/{QUIZ_FILE}: the key cannot be graded: {exc}"]
-    problems = []
+    problems = points_problems(config, exercise.config.points, f"{exercise.id}/exercise.toml")
+    problems += key_problems(config, f"{exercise.id}/{QUIZ_FILE}")
     if full["status"] != "pass" or full["score"] != 1.0:
         problems.append(f"{exercise.id}/{QUIZ_FILE}: the key does not earn full marks")
     if blank["score"] != 0.0:

@@ -34,6 +34,9 @@ class Question(BaseModel):
     tolerance: float = Field(default=0.0, ge=0, description="numeric only: accepted |error|")
     points: int = Field(default=1, ge=1, le=10)
     explanation: Localized
+    # numeric only: Python (torch and math imported) whose last expression is the answer;
+    # `grader validate` runs it and reports a key that disagrees (grader.quiz.keys).
+    compute: str | None = Field(default=None, min_length=1)
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -60,6 +63,8 @@ class Question(BaseModel):
             raise ValueError("'answer' of a numeric question must be finite")
 
     def _check_choices(self) -> None:
+        if self.compute is not None:
+            raise ValueError("'compute' applies to numeric questions only")
         ids = [choice.id for choice in self.choices]
         if len(ids) < 2:
             raise ValueError(f"a {self.kind} question needs at least two choices")

@@ -7,19 +7,12 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-GLOSSARY = ROOT / "docs" / "glossary.md"
+from grader.japanese_text import GLOSSARY, glossary, strip_code
 
-_FENCED = re.compile(r"^```.*?^```[^\n]*$", re.S | re.M)
-_INLINE = re.compile(r"`[^`\n]*`")
+ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["GLOSSARY", "ROOT", "documents", "glossary", "strip_code"]  # the rules live in grader.japanese_text
 _SVG_TEXT = re.compile(r"<(?:text|title|desc)[^>]*>(.*?)</(?:text|title|desc)>", re.S)
 _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
-
-
-def strip_code(markdown: str) -> str:
-    """Blank out fenced blocks and inline code, keeping line numbers."""
-    text = _FENCED.sub(lambda m: "\n" * m.group(0).count("\n"), markdown)
-    return _INLINE.sub("``", text)
 
 
 def _quiz_texts(data: object, where: str) -> Iterator[tuple[str, str]]:
@@ -49,15 +42,3 @@ def documents() -> Iterator[tuple[str, str, bool]]:
     for path in sorted(ROOT.glob("lessons/*/img/*.ja.svg")):
         texts = _SVG_TEXT.findall(path.read_text("utf-8"))
         yield str(path.relative_to(ROOT)), "\n".join(texts), False
-
-
-def glossary() -> list[tuple[str, list[str]]]:
-    """(preferred term, terms to avoid) for each row of the table in docs/glossary.md."""
-    rows = []
-    for line in GLOSSARY.read_text("utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 4 or cells[0] in ("concept (English)",) or set(cells[0]) <= {"-"}:
-            continue
-        avoid = [a.strip() for a in cells[2].split(" / ") if a.strip()]
-        rows.append((cells[1], avoid))
-    return rows

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ EXERCISE_TOML = """\
 id = "{id}"
 lesson = 1
 kind = "quiz"
+points = {points}
 [title]
 en = "A quiz"
 ja = "クイズ"
@@ -20,6 +22,15 @@ ja = "クイズ"
 
 # One question of each kind, shared by the engine, schema and web tests.
 SAMPLE_QUIZ = (Path(__file__).parent / "sample_quiz.toml").read_text(encoding="utf-8")
+
+
+def _points(quiz_toml: str) -> int:
+    """The quiz's worth as validate wants it: its questions' points added up (1 when unreadable)."""
+    try:
+        questions = tomllib.loads(quiz_toml).get("questions", [])
+        return max(1, sum(int(q.get("points", 1)) for q in questions if isinstance(q, dict)))
+    except (tomllib.TOMLDecodeError, TypeError, ValueError, AttributeError):
+        return 1
 
 
 @pytest.fixture
@@ -32,7 +43,7 @@ def make_quiz(tmp_path: Path) -> Callable[..., Exercise]:
         # A fresh parent per call: a test may make several folders with the same id.
         folder = tmp_path / str(next(made)) / exercise_id
         folder.mkdir(parents=True)
-        (folder / "exercise.toml").write_text(EXERCISE_TOML.format(id=exercise_id), "utf-8")
+        (folder / "exercise.toml").write_text(EXERCISE_TOML.format(id=exercise_id, points=_points(quiz_toml)), "utf-8")
         (folder / "prompt.md").write_text("Answer the questions.", "utf-8")
         (folder / "quiz.toml").write_text(quiz_toml, "utf-8")
         return load_exercise(folder)
