@@ -32,3 +32,22 @@ function addCopyButtons(article) {
 
 const article = document.getElementById("lesson-text");
 if (article) addCopyButtons(article);
+
+// "Back to top" on long lessons: shown once the reader is a screen down, hidden near the top.
+function followScroll(link) {
+  let pending = false;
+  const update = () => {
+    pending = false;
+    link.hidden = window.scrollY < window.innerHeight;
+  };
+  window.addEventListener("scroll", () => {
+    if (!pending) {
+      pending = true;
+      window.requestAnimationFrame(update);
+    }
+  }, { passive: true });
+  update();
+}
+
+const backToTop = document.querySelector(".back-to-top");
+if (backToTop) followScroll(backToTop);
