@@ -10,11 +10,15 @@ from markdown_it.token import Token
 
 # Kana, CJK ideographs, CJK punctuation (。、「」) and full-width forms (（）：！？).
 _WIDE = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+# Japanese punctuation carries its own spacing: no space after 、 or （ nor before ） or 。,
+# whatever is on the other side (ASCII, `code`).
+_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 
 
 def _edge(tokens: list[Token], start: int, step: int) -> str:
     """The nearest character of text from tokens[start] on, walking by step (+1 or -1) past
-    emphasis and link marks (and the empty text they leave); '' when code, an image or the line's end comes first."""
+    emphasis and link marks (and the empty text they leave); '' when code, an image or the
+    line's end comes first."""
     i = start
     while 0 <= i < len(tokens):
         token = tokens[i]
@@ -28,8 +32,8 @@ def _edge(tokens: list[Token], start: int, step: int) -> str:
 
 def _drop_breaks(state: StateCore) -> None:
     # A browser shows a source line break as a space. Japanese has no spaces between words, so
-    # "です。\n次" would read "です。 次". Between a Japanese character and ASCII (a word, `code`)
-    # the break stays: the course writes a space there ("CPU で").
+    # "です。\n次" would read "です。 次". Between a Japanese letter and ASCII (a word, `code`)
+    # the break stays: the course writes a space there ("CPU で"); next to 、 or 。 it goes.
     for block in state.tokens:
         children = block.children
         if block.type != "inline" or not children:
@@ -38,7 +42,8 @@ def _drop_breaks(state: StateCore) -> None:
             if token.type != "softbreak":
                 continue
             before, after = _edge(children, i - 1, -1), _edge(children, i + 1, 1)
-            if before and after and _WIDE.match(before) and _WIDE.match(after):
+            if (before and after and _WIDE.match(before) and _WIDE.match(after)) \
+                    or _PUNCTUATION.match(before or " ") or _PUNCTUATION.match(after or " "):
                 token.type, token.content = "text", ""
 
 

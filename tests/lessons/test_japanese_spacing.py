@@ -30,9 +30,17 @@ def spacing_problems(text: str) -> list[tuple[int, str]]:
     return problems
 
 
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+
+
 def rendered_breaks(html: str) -> list[str]:
-    """Line breaks left between two Japanese characters: a browser shows each as a space."""
-    return re.findall(rf"{WIDE}\n(?:<(?:strong|em|a)\b[^>]*>)?{WIDE}", html)
+    """Line breaks a browser shows as a space where Japanese wants none: between two Japanese
+    characters, or after 、/。 (or before them) whatever the other side. Code blocks keep theirs."""
+    text = _PRE.sub("", html)
+    tag = r"(?:<(?:strong|em|a|code)\b[^>]*>)?"
+    return (re.findall(rf"{WIDE}\n{tag}{WIDE}", text)
+            + re.findall(r"[、。（「]\n(?!<(?:/|p>|h\d|ul|ol|li|pre|div|table|blockquote|hr))", text)
+            + re.findall(r"\S\n[、。）」]", text))
 
 
 def test_the_rules_catch_what_they_should():
@@ -42,8 +50,12 @@ def test_the_rules_catch_what_they_should():
         (3, "no space between Japanese and ASCII or code")]
     assert spacing_problems("``の値") and not spacing_problems("`` の値")
     assert rendered_breaks("<p>です。\n次</p>") and not rendered_breaks(render("です。\n次\n").html)
-    # Between Japanese and ASCII the break stays, so the reader sees the space the style wants.
+    # Between Japanese and ASCII the break stays, so the reader sees the space the style wants;
+    # after 、 or 。 it goes, even before code ("関数を、\n`f`" read "関数を、 f").
     assert render("動きます\nPython で\n").html == "<p>動きます\nPython で</p>\n"
+    assert render("関数を、\n`f` と\n").html == "<p>関数を、<code>f</code> と</p>\n"
+    assert rendered_breaks("<p>関数を、\n<code>f</code></p>")
+    assert not rendered_breaks("<pre><code># 注、\nx = 1\n</code></pre>")
 
 
 @pytest.mark.parametrize("name,text,markdown", DOCS, ids=[d[0] for d in DOCS])

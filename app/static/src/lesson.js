@@ -46,6 +46,13 @@ function followScroll(link) {
       window.requestAnimationFrame(update);
     }
   }, { passive: true });
+  // To the very top (the header too, not only the content), with the focus at the content's
+  // start so the keyboard carries on from there.
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    window.scrollTo(0, 0);
+    document.getElementById("main")?.focus({ preventScroll: true });
+  });
   update();
 }
 
