@@ -4,12 +4,15 @@ inside Japanese sentences that render as nothing (not as a stray space)."""
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app.content.markdown import render
-from tests.lessons.japanese_text import ROOT, documents, strip_code
+from grader import ladder
+from tests.lessons.japanese_text import ROOT, _quiz_texts, documents, strip_code
 
 # Kana and CJK ideographs; ・ (U+30FB) joins ASCII words by design ("FP32・FP16").
 JA = r"[\u3040-\u30fa\u30fc-\u30ff\u3400-\u9fff]"
@@ -17,6 +20,20 @@ WIDE = r"[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]"
 DOCS = list(documents())
 MARKDOWN = sorted([*ROOT.glob("lessons/*/ja.md"), *ROOT.glob("exercises/*/prompt.ja.md"),
                    *ROOT.glob("exercises/*/hints.ja.md")])
+
+
+def _more_texts() -> Iterator[tuple[str, str]]:
+    """Japanese texts beyond documents(): exercise.toml (titles, hint rungs) and the grader's
+    default hint ladder."""
+    for path in sorted(ROOT.glob("exercises/*/exercise.toml")):
+        for where, text in _quiz_texts(tomllib.loads(path.read_text("utf-8")), ""):
+            yield f"{path.relative_to(ROOT)}{where}", text
+    for name in dir(ladder):
+        if not name.startswith("__"):
+            yield from _quiz_texts(getattr(ladder, name), f"grader/ladder.py:{name}")
+
+
+MORE = list(_more_texts())
 
 
 def spacing_problems(text: str) -> list[tuple[int, str]]:
@@ -61,6 +78,12 @@ def test_the_rules_catch_what_they_should():
 @pytest.mark.parametrize("name,text,markdown", DOCS, ids=[d[0] for d in DOCS])
 def test_japanese_spacing(name, text, markdown):
     assert spacing_problems(text) == []
+
+
+def test_japanese_spacing_of_exercise_settings_and_the_hint_ladder():
+    assert len(MORE) > 40  # titles of every exercise, the ladder's rungs
+    assert [(where, spacing_problems(strip_code(text))) for where, text in MORE
+            if spacing_problems(strip_code(text))] == []
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(Path(p).relative_to(ROOT)))
