@@ -1,6 +1,7 @@
-// The header's light/dark toggle. The choice goes into a cookie (and localStorage), and the
-// server writes it on <html data-theme> from the next page on, so no page flashes the other
-// theme while loading. With no choice made, the system's preference rules (site.css).
+// The header's light/dark toggle. The choice goes into a cookie, and the server writes it on
+// <html data-theme> from the next page on, so no page flashes the other theme while loading
+// (localStorage would be read only after the first paint). With no choice made, the system's
+// preference rules (site.css).
 const COOKIE = "theme";
 const YEAR_S = 365 * 24 * 3600;
 const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
@@ -17,11 +18,6 @@ export function effectiveTheme() {
 function remember(theme) {
   const secure = window.location.protocol === "https:" ? "; Secure" : "";
   document.cookie = `${COOKIE}=${theme}; Max-Age=${YEAR_S}; Path=/; SameSite=Lax${secure}`;
-  try {
-    window.localStorage.setItem("laip:theme", theme);
-  } catch {
-    // Storage refused (private mode): the cookie still carries the choice.
-  }
 }
 
 function setUp(button) {
