@@ -8,7 +8,7 @@ from typing import Any
 import click
 from flask import Flask
 
-from app import assets, config, content, crossorigin, errors, i18n, ratelimits, security, sqlite_wal
+from app import assets, config, content, crossorigin, errors, i18n, ratelimits, security, sqlite_wal, theme
 from app.accounts import login
 from app.extensions import db, migrate
 from app.grading import queue
@@ -39,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     sqlite_wal.init_app(app)  # SQLite: readers never wait for a writer (one host's processes share it)
     migrate.init_app(app, db, directory=str(config.REPO_ROOT / "migrations"))
     i18n.init_app(app)
+    theme.init_app(app)  # the header's light/dark choice, drawn from the first paint
     security.init_app(app)
     crossorigin.init_app(app)
     login.init_app(app)

@@ -18,6 +18,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from app.content.cjk_breaks import cjk_breaks_plugin
+
 _FORMATTER = HtmlFormatter(nowrap=True)
 
 
@@ -41,6 +43,7 @@ def make_parser() -> MarkdownIt:
     # Section headings get ids and a "#" link, so a lesson's sections can be linked to and
     # listed in its table of contents (app/lessons/routes.py reads the ids back).
     md.use(anchors_plugin, min_level=2, max_level=3, permalink=True, permalinkSymbol="#")
+    md.use(cjk_breaks_plugin)  # Japanese lines joined without the space a line break would show
     return md
 
 

@@ -22,6 +22,11 @@ _TAG = re.compile(r"<[^>]+>")
 # A lesson's own last section may already introduce its exercises ("What the exercises
 # cover", "演習"); the page then lists them under it instead of repeating the heading.
 _EXERCISES_HEADING = re.compile(r"exercise|演習", re.I)
+# The lesson's title: the Markdown's first h1, shown above the table of contents.
+_TITLE = re.compile(r"\A\s*<h1>(.*?)</h1>\s*", re.S)
+# Ids the lesson page gives its own elements (base.html, lesson.html): a heading must not reuse one.
+PAGE_IDS = frozenset({"main", "toc-heading", "toc-summary", "lesson-text", "exercises",
+                      "exercises-heading"})
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,43 @@ def exercises_heading(toc: list[TocEntry]) -> TocEntry | None:
     """The lesson's last h2 when it is about the exercises, else None."""
     last = [entry for entry in toc if entry.level == 2][-1:]
     return last[0] if last and _EXERCISES_HEADING.search(last[0].text) else None
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    """A lesson's HTML cut for its page: the title apart, heading ids that are unique on it."""
+
+    title_html: str
+    body: str
+    toc: list[TocEntry]
+    own_heading: TocEntry | None
+
+
+_HEADING_ID = re.compile(r'(<h[23] id="|class="header-anchor" href="#)([^"]+)"')
+
+
+def _rename(body: str, renamed: dict[str, str]) -> str:
+    """Heading ids and their "#" links renamed in one pass (a lesson's own ids are unique)."""
+    return _HEADING_ID.sub(lambda m: f'{m.group(1)}{renamed.get(m.group(2), m.group(2))}"', body)
+
+
+def lesson_page(html_text: str) -> LessonPage:
+    """Split off the h1 and give the lesson's exercises heading the id "exercises" (in every
+    language, so links to the list work), renaming any heading id the page itself uses."""
+    title = _TITLE.match(html_text)
+    title_html, body = (title.group(1), html_text[title.end():]) if title else ("", html_text)
+    toc = table_of_contents(body)
+    own = exercises_heading(toc)
+    renamed = {}
+    for entry in toc:
+        if entry is own:
+            renamed[entry.anchor] = "exercises"
+        elif entry.anchor in PAGE_IDS:
+            renamed[entry.anchor] = f"{entry.anchor}-section"
+    body = _rename(body, renamed)
+    toc = [TocEntry(e.level, renamed.get(e.anchor, e.anchor), e.text) for e in toc]
+    own = exercises_heading(toc)
+    return LessonPage(title_html=title_html, body=body, toc=toc, own_heading=own)
 
 
 @bp.get("/")
@@ -71,10 +113,10 @@ def lesson(slug: str) -> str:
         abort(404)
     before, after = lesson_catalog().neighbours(slug, lang)
     exercises = exercise_catalog().for_lesson(found.number)
-    toc = table_of_contents(found.html)
+    page = lesson_page(found.html)
     return render_template(
-        "lesson.html", lesson=found, exercises=exercises, before=before, after=after,
-        toc=toc, own_heading=exercises_heading(toc), progress=learner_progress(learner_key()),
+        "lesson.html", lesson=found, page=page, exercises=exercises, before=before, after=after,
+        toc=page.toc, own_heading=page.own_heading, progress=learner_progress(learner_key()),
         unavailable=unavailable_ids(exercises),
     )
 

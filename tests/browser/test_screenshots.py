@@ -1,7 +1,9 @@
-"""The exercise page with graded feedback, desktop and phone, English and Japanese.
+"""The exercise page with graded feedback, desktop and phone, English and Japanese (and the
+desktop one in the dark theme); a long lesson's start on a phone, English and Japanese.
 
-UPDATE_SCREENSHOT=1 writes docs/screenshot-exercise-<viewport>-<lang>.png (and the README's
-docs/screenshot-exercise.png); otherwise the pictures go to a temporary folder only.
+UPDATE_SCREENSHOT=1 writes docs/screenshot-exercise-<viewport>-<lang>.png,
+docs/screenshot-exercise-desktop-en-dark.png, docs/screenshot-lesson-mobile-<lang>.png (and the
+README's docs/screenshot-exercise.png); otherwise the pictures go to a temporary folder only.
 """
 
 from __future__ import annotations
@@ -59,6 +61,19 @@ def test_exercise_page_screenshots(browser, live_server, tmp_path):
             target = tmp_path / f"screenshot-exercise-{name}-{lang}.png"
             page.screenshot(path=str(target), full_page=name == "desktop")
             shots.append(target)
+            if name == "desktop" and lang == "en":  # the editor and the feedback in the dark theme
+                page.click("#theme-toggle")
+                dark = tmp_path / "screenshot-exercise-desktop-en-dark.png"
+                page.screenshot(path=str(dark), full_page=True)
+                shots.append(dark)
+                page.click("#theme-toggle")
+    for lang in ("en", "ja"):  # a long lesson's first screen: title, folded contents, text
+        page.set_viewport_size(MOBILE)
+        page.goto(f"{live_server}/lang/{lang}?next=/lessons/03-mixed-precision/")
+        page.wait_for_load_state()
+        target = tmp_path / f"screenshot-lesson-mobile-{lang}.png"
+        page.screenshot(path=str(target))
+        shots.append(target)
     context.close()
     assert problems == []
     if os.environ.get("UPDATE_SCREENSHOT"):

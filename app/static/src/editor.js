@@ -7,6 +7,7 @@ import { python } from "@codemirror/lang-python";
 import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 
+import { setUpFontSize, themedEditor } from "./editor-prefs.js";
 import {
   clearDraft, debounce, loadDraft, newerDraft, saveDraft, saveServerDraft,
 } from "./drafts.js";
@@ -98,6 +99,7 @@ function setUp(root) {
     if (document.visibilityState === "hidden") flushAll();
   });
 
+  setUpFontSize(document.getElementById("editor-font-size"), document.getElementById("editor"));
   const view = new EditorView({
     parent: document.getElementById("editor"),
     state: EditorState.create({
@@ -105,6 +107,7 @@ function setUp(root) {
       extensions: [
         basicSetup,
         python(),
+        themedEditor, // the site's light or dark colours, the lesson code's token palette
         indentUnit.of("    "),
         EditorView.lineWrapping, // the panel is narrow; a hidden line end hides mistakes
         keymap.of([indentWithTab]),

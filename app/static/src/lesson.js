@@ -32,3 +32,29 @@ function addCopyButtons(article) {
 
 const article = document.getElementById("lesson-text");
 if (article) addCopyButtons(article);
+
+// "Back to top" on long lessons: shown once the reader is a screen down, hidden near the top.
+function followScroll(link) {
+  let pending = false;
+  const update = () => {
+    pending = false;
+    link.hidden = window.scrollY < window.innerHeight;
+  };
+  window.addEventListener("scroll", () => {
+    if (!pending) {
+      pending = true;
+      window.requestAnimationFrame(update);
+    }
+  }, { passive: true });
+  // To the very top (the header too, not only the content), with the focus at the content's
+  // start so the keyboard carries on from there.
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    window.scrollTo(0, 0);
+    document.getElementById("main")?.focus({ preventScroll: true });
+  });
+  update();
+}
+
+const backToTop = document.querySelector(".back-to-top");
+if (backToTop) followScroll(backToTop);

@@ -39,7 +39,7 @@ def test_lesson_has_a_table_of_contents_and_linkable_headings(make_app, content)
     html = make_app().test_client().get("/lessons/01-python-basics/").get_data(as_text=True)
     assert '<h2 id="why-tensors-matter">' in html
     assert 'class="header-anchor" href="#why-tensors-matter"' in html
-    toc = html[html.index('class="toc"'):html.index("</nav>", html.index('class="toc"'))]
+    toc = html[html.index('class="toc toc-wide"'):html.index("</nav>", html.index('class="toc toc-wide"'))]
     assert 'href="#why-tensors-matter">Why tensors matter</a>' in toc
     assert 'href="#exercises"' in toc and "A detail" not in toc  # h2 only: a short list
 
@@ -48,7 +48,9 @@ def test_no_second_exercises_heading_after_the_lessons_own(make_app, content):
     _with_sections(content)
     html = make_app().test_client().get("/lessons/01-python-basics/").get_data(as_text=True)
     assert 'id="exercises-heading"' not in html
-    assert 'aria-labelledby="what-the-exercises-cover"' in html
+    # The lesson's own heading takes the id "exercises" (in every language), which links use.
+    assert '<h2 id="exercises">What the exercises cover' in html
+    assert 'aria-labelledby="exercises"' in html
     # A lesson without such a section still gets the page's own heading.
     other = make_app().test_client().get("/lessons/02-tensors/").get_data(as_text=True)
     assert 'id="exercises-heading"' in other

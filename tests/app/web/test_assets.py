@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[3] / "app" / "static"
 
 
 def test_pages_link_static_files_by_content_hash(client):
@@ -20,6 +26,18 @@ def test_fingerprinted_file_is_immutable_and_compressed(client):
     assert "max-age=31536000" in response.headers["Cache-Control"]
     assert response.headers.get("Content-Encoding") == "br"
     assert "Accept-Encoding" in response.headers.get("Vary", "")
+
+
+@pytest.mark.parametrize("path", ["css/site.css", "dist/editor.js", "dist/lesson.js", "css/pygments.css"])
+def test_a_client_that_accepts_only_gzip_gets_gzip(client, path):
+    if not (STATIC / path).is_file():
+        pytest.skip(f"app/static/{path} is missing (npm run build)")
+    response = client.get(f"/static/{path}", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers.get("Content-Encoding") == "gzip"
+    body = response.get_data()
+    assert len(body) < (STATIC / path).stat().st_size
+    assert gzip.decompress(body) == (STATIC / path).read_bytes()
 
 
 def test_a_stale_or_missing_hash_is_not_cached_for_long(client):
