@@ -76,7 +76,10 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
     mine = own(learner_key(), exercise.id, wanted)
     if mine is None:
         return None
-    return {"code": mine.code, "created_at": as_utc(mine.created_at).isoformat()}
+    # With its own results document: the page shows that submission's feedback beside its code,
+    # not the latest result (which once read 100 %, SOLVED beside restored failing code).
+    return {**submission_api(mine), "code": mine.code, "created_at": as_utc(mine.created_at).isoformat(),
+            "url": url_for("progress.submission", submission_id=mine.id)}
 
 
 @bp.get("/exercises/<exercise_id>")
