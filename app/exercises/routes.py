@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 from app.accounts.identity import learner_key, storage_scope
 from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.exercises import bp
+from app.exercises.sample_call import sample_call
 from app.exercises.strings import editor_strings
 from app.grading.position import submission_api
 from app.i18n import current_lang
@@ -108,6 +109,7 @@ def show(exercise_id: str) -> str | Response:
         progress=learner_progress(learner_key()).get(exercise.id),
         last_submission=_last_submission(exercise),
         restored=_restored(exercise),
+        sample=sample_call(exercise, exercise.starter),
         submit_url=url_for("api.submit", exercise_id=exercise.id),
         draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
         # The script appends "<check>/<rung>": the hint ladder's endpoint (app.progress.hints).
