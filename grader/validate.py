@@ -12,6 +12,7 @@ from grader.leaks import folder_problems as text_problems
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
 from grader.mutants import Mutant, emptied, mutants
 from grader.quiz import validate_quiz
+from grader.starters import LOCALIZED, code_differences, localized_name
 
 
 @dataclass
@@ -110,6 +111,13 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         ("solution", solution, None), ("starter", exercise.starter, None),
         ("empty", emptied(exercise.starter), None)]
     problems: list[str] = text_problems(exercise.path)
+    # A translated starter (starter.ja.py): the same code, and graded like the English one.
+    for lang in LOCALIZED:
+        path = exercise.path / localized_name(lang)
+        if path.is_file():
+            localized = path.read_text(encoding="utf-8")
+            problems += code_differences(exercise.starter, localized, path.name)
+            jobs.append((f"starter-{lang}", localized, None))
     if with_mutants:
         graded, stale = mutants_to_grade(exercise, solution)
         problems += stale
@@ -117,8 +125,11 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox,
                                                     background=background), jobs))
+    english = next(doc for (what, _c, _m), doc in zip(jobs, docs, strict=True) if what == "starter")
     for (what, _code, mutant), doc in zip(jobs, docs, strict=True):
-        if what == "solution":
+        if what.startswith("starter-"):
+            problems += _check_localized_starter(what.removeprefix("starter-"), doc, english)
+        elif what == "solution":
             problems += _check_solution(doc)
         elif what == "starter":
             problems += _check_starter(doc)
@@ -127,6 +138,20 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         elif mutant is not None:
             problems += _check_mutant(mutant, doc)
     return problems
+
+
+def _passed(doc: dict) -> set[str]:
+    return {t.get("check") for t in doc.get("tests", []) if t.get("status") == "pass"}
+
+
+def _check_localized_starter(lang: str, doc: dict, english: dict) -> list[str]:
+    """A translated starter fails exactly as starter.py does: status, score and passing checks."""
+    same = (doc.get("status"), doc.get("score"), _passed(doc)) == (
+        english.get("status"), english.get("score"), _passed(english))
+    if same:
+        return []
+    return [f"{localized_name(lang)} must fail like starter.py, but it got {doc.get('status')} "
+            f"({doc.get('score')}) where starter.py got {english.get('status')} ({english.get('score')})"]
 
 
 def _validate_quiz(exercise: Exercise, sandbox: str | None, with_mutants: bool, background: bool) -> list[str]:

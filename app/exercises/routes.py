@@ -109,6 +109,7 @@ def show(exercise_id: str) -> str | Response:
         progress=learner_progress(learner_key()).get(exercise.id),
         last_submission=_last_submission(exercise),
         restored=_restored(exercise),
+        starter=exercise.starter_for(lang),  # its comments in the learner's language
         sample=sample_call(exercise, exercise.starter),
         submit_url=url_for("api.submit", exercise_id=exercise.id),
         draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
