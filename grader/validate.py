@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.grading import grade_code
+from grader.grading import grade_code, run_code
 from grader.leaks import folder_problems as text_problems
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
 from grader.mutants import Mutant, emptied, mutants
@@ -126,6 +126,7 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         docs = list(pool.map(lambda job: grade_code(exercise, job[1], sandbox=sandbox,
                                                     background=background), jobs))
     english = next(doc for (what, _c, _m), doc in zip(jobs, docs, strict=True) if what == "starter")
+    problems += _check_sample_call(exercise, solution, sandbox)
     for (what, _code, mutant), doc in zip(jobs, docs, strict=True):
         if what.startswith("starter-"):
             problems += _check_localized_starter(what.removeprefix("starter-"), doc, english)
@@ -138,6 +139,21 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         elif mutant is not None:
             problems += _check_mutant(mutant, doc)
     return problems
+
+
+def _check_sample_call(exercise: Exercise, solution: str, sandbox: str | None) -> list[str]:
+    """What Run offers a learner to add (exercise.toml's sample_call) runs after the solution
+    in the exercise's sandbox and prints something."""
+    call = exercise.config.sample_call
+    if not call:
+        return []
+    ran = run_code(exercise, f"{solution}\n\n{call}\n", sandbox=sandbox)
+    if ran.get("status") != "ok":
+        error = ran.get("error") or {}
+        return [f"exercise.toml: sample_call fails after solution.py: {error.get('message', '')}".rstrip(": ")]
+    if not str(ran.get("output", "")).strip():
+        return ["exercise.toml: sample_call prints nothing after solution.py"]
+    return []
 
 
 def _passed(doc: dict) -> set[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from grader.loader import load_exercises
+from grader.loader import load_exercise, load_exercises
 from grader.schema import ExerciseConfig
 
 EXERCISES = Path(__file__).resolve().parents[2] / "exercises"
@@ -27,6 +27,26 @@ def test_the_sample_call_runs_after_the_solution_and_prints(exercise_id: str) ->
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip(), "a sample call shows the learner something"
+
+
+def test_validate_reports_a_sample_call_that_fails_or_prints_nothing(tmp_path: Path) -> None:
+    import re
+    import shutil
+
+    from grader.validate import _check_sample_call
+
+    folder = tmp_path / "tensors-broadcast"
+    shutil.copytree(EXERCISES / "tensors-broadcast", folder)
+    config = folder / "exercise.toml"
+    text = config.read_text(encoding="utf-8")
+    solution = (folder / "solution.py").read_text(encoding="utf-8")
+    for call, words in (("print(no_such_function(1))", "sample_call fails after solution.py"),
+                        ("x = 1", "sample_call prints nothing")):
+        config.write_text(re.sub(r"sample_call = '''.*?'''", f"sample_call = '''{call}'''", text,
+                                 flags=re.S), encoding="utf-8")
+        problems = _check_sample_call(load_exercise(folder), solution, "local")
+        assert len(problems) == 1 and words in problems[0], problems
+    assert _check_sample_call(load_exercise(EXERCISES / "tensors-broadcast"), solution, "local") == []
 
 
 @pytest.mark.parametrize("bad", ["print(", "", "\n".join(["x = 1"] * 13)])
