@@ -18,7 +18,7 @@ from grader.learner import Learner, LearnerFatal
 from grader.learner_errors import SUBMISSION_NAME
 from grader.loader import Exercise, load_exercise
 from grader.messages import run_error
-from grader.plugin import GraderPlugin
+from grader.plugin import GraderPlugin, timeout_message
 from grader.results import Results, error_result, summarize
 from grader.schema import Limits
 from grader.testing import localize
@@ -95,7 +95,7 @@ def run_with(exercise: Exercise, learner: Learner, lang: str, started: float) ->
             error = {"kind": kind, "message": _run_message(exercise, kind, failure, lang),
                      "line": failure.get("line"), "traceback": failure.get("traceback", "")}
     except LearnerFatal as fatal:
-        result = _fatal_result(exercise, fatal, lang)
+        result = _fatal_result(exercise, fatal, lang, _source_of(learner))
         error = {"kind": fatal.kind, "message": result.message, "line": fatal.line,
                  "traceback": ""}
     finally:
@@ -125,7 +125,7 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
     try:
         loaded = learner.load()
     except LearnerFatal as fatal:
-        return _fatal_result(exercise, fatal, lang)
+        return _fatal_result(exercise, fatal, lang, _source_of(learner))
     if not loaded:
         error = learner.load_error or {}
         if error.get("kind") == "internal":
@@ -153,7 +153,7 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
             plugins=[plugin],
         )
     if learner.fatal is not None:
-        result = _fatal_result(exercise, learner.fatal, lang)
+        result = _fatal_result(exercise, learner.fatal, lang, _source_of(learner))
         result.tests = plugin.results
         # The card the stop hit names a line (a time-out: the first loop); the verdict points there too.
         told = next((t for t in plugin.results if t.status == "error" and t.line), None)
@@ -182,14 +182,22 @@ def authoring_result(exercise: Exercise, problems: list[str], lang: str, tests: 
     return result
 
 
-def _fatal_result(exercise: Exercise, fatal: LearnerFatal, lang: str) -> Results:
+def _source_of(learner: Learner) -> str:
+    try:
+        return learner.source
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _fatal_result(exercise: Exercise, fatal: LearnerFatal, lang: str, source: str = "") -> Results:
     limits = exercise.config.limits
     limit = {"timeout": f"{limits.time_s:g}", "memory": str(limits.memory_mb),
              "output-limit": str(limits.output_kb)}.get(fatal.kind, "")
-    detail = str(fatal)
-    return error_result(exercise.id, fatal.kind,  # type: ignore[arg-type]
-                        run_error(fatal.kind, lang, limit=limit, detail=detail, line=fatal.line),
-                        line=fatal.line)
+    if fatal.kind == "timeout":  # the line it was still running, and the loop around it
+        message = timeout_message(lang, limit, source, fatal.line)
+    else:
+        message = run_error(fatal.kind, lang, limit=limit, detail=str(fatal), line=fatal.line)
+    return error_result(exercise.id, fatal.kind, message, line=fatal.line)  # type: ignore[arg-type]
 
 
 def write_results(results: Results, path: Path) -> None:

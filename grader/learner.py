@@ -67,6 +67,7 @@ class Learner:
         self._flooded = False
         self._deadline = 0.0
         self._clock_started = False
+        self._running_line: int | None = None  # the runner's last report of the learner's line
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -146,7 +147,7 @@ class Learner:
         """Import the submission; False (with load_error set) when it does not import."""
         reply = self._request({"op": "load", "limits": {
             "memory_mb": self.limits.memory_mb, "processes": self.limits.processes,
-            "cpu_s": cpu_backstop_s(self.limits.time_s)}})
+            "cpu_s": cpu_backstop_s(self.limits.time_s), "time_s": self.limits.time_s}})
         if not reply.get("ok"):
             self.load_error = reply.get("error", {})
             return False
@@ -259,9 +260,27 @@ class Learner:
 
     def _await_reply(self) -> dict[str, Any]:
         while True:
+            message = self._await_message()
+            if not protocol.is_running_report(message):
+                return message
+            # Near the limit the runner says which line the learner's code is on; a line that
+            # is not one of the submission's is dropped (the runner is untrusted).
+            line = protocol.running_report(message, self._line_count())
+            if line is not None:
+                self._running_line = line
+
+    def _line_count(self) -> int:
+        try:
+            return len(self.source.splitlines())
+        except (OSError, UnicodeDecodeError):
+            return 0
+
+    def _await_message(self) -> dict[str, Any]:
+        while True:
             remaining = self._deadline - time.monotonic()
             if remaining <= 0:
-                raise LearnerFatal("timeout", f"time limit of {self.limits.time_s:g} s exceeded")
+                raise LearnerFatal("timeout", f"time limit of {self.limits.time_s:g} s exceeded",
+                                   self._running_line)
             ready, _, _ = select.select([self._from_child], [], [], min(remaining, 0.5))
             if self._flooded:
                 raise LearnerFatal("output-limit", "the program printed too much output")

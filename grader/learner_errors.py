@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import traceback
+import types
 from typing import Any
 
 SUBMISSION_NAME = "submission.py"  # the filename learner code is compiled under
@@ -42,3 +44,16 @@ def describe_syntax_error(exc: SyntaxError) -> dict[str, Any]:
         "line": exc.lineno,
         "traceback": f"line {exc.lineno}: {text}{pointer}\n{type(exc).__name__}: {exc.msg}",
     }
+
+
+def running_line(frame: types.FrameType | None) -> int | None:
+    """The line the learner's code is on right now: the deepest submission frame of this stack,
+    else of any other thread (a learner's worker thread while the main one waits on it)."""
+    stacks = [frame, *(f for f in sys._current_frames().values() if f is not frame)]
+    for top in stacks:
+        current = top
+        while current is not None:
+            if current.f_code.co_filename == SUBMISSION_NAME:
+                return current.f_lineno
+            current = current.f_back
+    return None

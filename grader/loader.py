@@ -72,6 +72,14 @@ class Exercise:
     def starter(self) -> str:
         return self.text("starter.py")
 
+    def starter_for(self, lang: str) -> str:
+        """The starter in the learner's language: starter.<lang>.py (the same code with translated
+        comments and docstrings, checked by `grader validate`) where the folder has one."""
+        localized = self.path / f"starter.{lang}.py"
+        if lang != "en" and localized.is_file():
+            return localized.read_text(encoding="utf-8")
+        return self.starter
+
     @property
     def solution_path(self) -> Path:
         return self.path / "solution.py"

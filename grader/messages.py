@@ -51,6 +51,32 @@ RUN_ERRORS: dict[str, dict[str, str]] = {
     },
 }
 
+# After a time-out: where the code was when it was stopped (the runner's report, issue 25).
+STILL_RUNNING = {
+    "line": {
+        "en": "When it was stopped it was still running line {line}.",
+        "ja": "停止した時点では {line} 行目を実行していました。",
+    },
+    "in-loop": {
+        "en": "When it was stopped it was still running line {line}, inside the loop on line {loop}.",
+        "ja": "停止した時点では {loop} 行目のループの中の {line} 行目を実行していました。",
+    },
+    "loop": {
+        "en": "When it was stopped it was still running the loop on line {line}.",
+        "ja": "停止した時点では {line} 行目のループを実行していました。",
+    },
+}
+
+
+def still_running(lang: str, line: int, loop: int | None) -> str:
+    """The sentence naming the line a timed-out run was on, and the loop around it if any."""
+    if loop is None:
+        return localize(STILL_RUNNING["line"], lang).format(line=line)
+    if loop == line:
+        return localize(STILL_RUNNING["loop"], lang).format(line=line)
+    return localize(STILL_RUNNING["in-loop"], lang).format(line=line, loop=loop)
+
+
 WHERE_LINE = {"en": " on line {line}", "ja": "（{line} 行目）"}
 
 

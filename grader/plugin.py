@@ -12,7 +12,7 @@ import pytest
 from grader.authoring import collect_error, raised_error
 from grader.learner import Learner, LearnerError, LearnerFatal
 from grader.loader import Exercise
-from grader.messages import RUN_ERRORS, run_error
+from grader.messages import RUN_ERRORS, run_error, still_running
 from grader.missing import describe_missing, missing_name
 from grader.results import TestResult, settle
 from grader.testing import CannotVerifyHere, CheckInfo, Feedback, NotChecked, check_info, localize
@@ -90,6 +90,27 @@ def first_loop_line(source: str) -> int | None:
         return None
     loops = [node.lineno for node in ast.walk(tree) if isinstance(node, (ast.While, ast.For, ast.AsyncFor))]
     return min(loops) if loops else None
+
+
+def innermost_loop(source: str, line: int) -> int | None:
+    """The line of the innermost while/for loop whose statement spans `line`, if any."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    loops = [node for node in ast.walk(tree) if isinstance(node, (ast.While, ast.For, ast.AsyncFor))
+             and node.lineno <= line <= (node.end_lineno or node.lineno)]
+    return max((node.lineno for node in loops), default=None)
+
+
+def timeout_message(lang: str, limit: str, source: str, line: int | None) -> str:
+    """A time-out in the learner's language: the limit, then the line the code was still running
+    (the runner's report) and the loop around it; without a report, where the first loop is."""
+    message = run_error("timeout", lang, limit=limit)
+    if line is not None:
+        return f"{message} {still_running(lang, line, innermost_loop(source, line))}"
+    first = first_loop_line(source)
+    return f"{message} {localize(FIRST_LOOP, lang).format(line=first)}" if first else message
 
 
 LANGS = ("en", "ja")
@@ -262,12 +283,12 @@ class GraderPlugin:
                  "output-limit": str(limits.output_kb)}.get(fatal.kind, "")
         result.status = "error"
         result.line = fatal.line or (first_loop_line(self._learner.source) if fatal.kind == "timeout" else None)
-        if fatal.kind in RUN_ERRORS:
+        if fatal.kind == "timeout":
+            result.message = timeout_message(self._lang, limit, self._learner.source, fatal.line)
+        elif fatal.kind in RUN_ERRORS:
             result.message = run_error(fatal.kind, self._lang, limit=limit, detail=str(fatal), line=fatal.line)
         else:
             result.message = str(fatal)
-        if fatal.kind == "timeout" and result.line and not fatal.line:
-            result.message += " " + localize(FIRST_LOOP, self._lang).format(line=result.line)
 
     def _describe_failure(self, result: TestResult, info: CheckInfo, excinfo: Any) -> None:
         error = excinfo.value if excinfo is not None else None

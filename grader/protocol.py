@@ -65,13 +65,44 @@ def _torch_if_loaded() -> Any:
     return sys.modules.get("torch")
 
 
+_writing = 0  # frames being written now: a signal handler must not start one inside another
+
+
+def writing() -> bool:
+    """Whether a frame is half written (the runner's time-out report waits for it to finish)."""
+    return _writing > 0
+
+
 def write_message(fd: int, message: dict[str, Any]) -> None:
+    global _writing
     payload = json.dumps(message, allow_nan=False).encode("utf-8")
     data = HEADER.pack(len(payload)) + payload
     view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+    _writing += 1
+    try:
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        _writing -= 1
+
+
+RUNNING_KEY = "running"  # the runner's unasked report of the learner's line near the time limit
+
+
+def running_report(message: dict[str, Any], line_count: int) -> int | None:
+    """The line of a runner's report, if the message is one and the line is a line of the
+    submission; None otherwise. The runner is untrusted: anything else is not a report."""
+    if set(message) != {RUNNING_KEY} or not isinstance(message[RUNNING_KEY], dict):
+        return None
+    line = message[RUNNING_KEY].get("line")
+    if type(line) is not int or not 1 <= line <= line_count:  # bool and floats are not lines
+        return None
+    return line
+
+
+def is_running_report(message: dict[str, Any]) -> bool:
+    return set(message) == {RUNNING_KEY}
 
 
 def _read_exact(fd: int, size: int) -> bytes:

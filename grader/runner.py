@@ -10,13 +10,14 @@ import linecache
 import os
 import pkgutil
 import resource
+import signal
 import sys
 import threading
 import types
 from typing import Any
 
 from grader import protocol
-from grader.learner_errors import SUBMISSION_NAME, describe_exception, describe_syntax_error
+from grader.learner_errors import SUBMISSION_NAME, describe_exception, describe_syntax_error, running_line
 
 
 def apply_limits(memory_mb: int, file_mb: int, processes: int, cpu_s: float | None = None) -> None:
@@ -100,6 +101,13 @@ def freeze_platform() -> None:
     gc.freeze()
 
 
+# The runner reports the learner's line this long before the harness's time limit, and again
+# every REPORT_EVERY_S until it is stopped: the harness keeps the last report, so a time-out
+# names the line the code was still running (issue 25) rather than only "the first loop".
+REPORT_BEFORE_S = 1.0
+REPORT_EVERY_S = 0.25
+
+
 class Runner:
     """Holds the learner's module and serves requests until told to exit."""
 
@@ -107,6 +115,27 @@ class Runner:
         self.submission_path = submission_path
         self.processes = processes
         self.module: types.ModuleType | None = None
+        self.fd_out: int | None = None
+
+    def arm_running_report(self, time_s: float) -> None:
+        """Report the learner's line shortly before the time limit (SIGALRM on a wall-clock timer,
+        started with the job's first request as the harness's clock is)."""
+        if self.fd_out is None or time_s <= 0:
+            return
+        signal.signal(signal.SIGALRM, self._report_running)
+        first = max(time_s - min(REPORT_BEFORE_S, time_s / 4), 0.01)
+        signal.setitimer(signal.ITIMER_REAL, first, REPORT_EVERY_S)
+
+    def _report_running(self, _signum: int, frame: types.FrameType | None) -> None:
+        if protocol.writing() or self.fd_out is None:  # mid-reply: the next tick reports
+            return
+        line = running_line(frame)
+        if line is None:  # between requests, or in the platform's own code
+            return
+        try:
+            protocol.write_message(self.fd_out, {protocol.RUNNING_KEY: {"line": line}})
+        except OSError:  # the harness is gone or stopped reading: nothing to tell
+            pass
 
     def load(self, request: dict[str, Any]) -> dict[str, Any]:
         limits = request.get("limits") or {}
@@ -114,6 +143,8 @@ class Runner:
         cpu_s = limits.get("cpu_s")
         apply_limits(int(limits.get("memory_mb", 2048)), 16, self.processes,
                      float(cpu_s) if cpu_s is not None else None)
+        if limits.get("time_s") is not None:
+            self.arm_running_report(float(limits["time_s"]))
         try:
             with open(self.submission_path, encoding="utf-8") as handle:
                 source = handle.read()
@@ -183,6 +214,7 @@ class Runner:
                                        "message": message, "line": None, "traceback": ""}}
 
     def serve(self, fd_in: int, fd_out: int) -> None:
+        self.fd_out = fd_out
         while True:
             try:
                 request = protocol.read_message(fd_in)

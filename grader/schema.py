@@ -63,6 +63,9 @@ class ExerciseConfig(BaseModel):
     entry: str | None = Field(
         default=None, description="for code exercises: the function the learner completes"
     )
+    sample_call: str | None = Field(
+        default=None, max_length=600,
+        description="code a learner can add to try the entry with Run (shown when Run prints nothing)")
     equivalent_mutants: list[EquivalentMutant] = Field(
         default_factory=list, max_length=20,
         description="mutants of the solution that are correct too ([[equivalent_mutants]] tables)")
@@ -72,6 +75,20 @@ class ExerciseConfig(BaseModel):
     def _known_kind(cls, value: str) -> str:
         if value not in KINDS:
             raise ValueError(f"must be one of {', '.join(repr(k) for k in KINDS)}")
+        return value
+
+    @field_validator("sample_call")
+    @classmethod
+    def _sample_call_is_python(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip("\n")
+        if not value.strip() or value.count("\n") >= 12:
+            raise ValueError("must be 1 to 12 lines of Python")
+        try:
+            compile(value, "sample_call", "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            raise ValueError(f"is not valid Python: {exc.msg} (line {exc.lineno})") from None
         return value
 
     @field_validator("entry")

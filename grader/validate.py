@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.authoring import static_problems
-from grader.grading import grade_code
+from grader.grading import grade_code, run_code
 from grader.languages import language_problems
 from grader.leaks import folder_problems as text_problems
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
 from grader.messages import RUN_ERRORS
 from grader.mutants import Mutant, emptied, mutants
 from grader.quiz import validate_quiz
+from grader.starters import LOCALIZED, code_differences, localized_name
 
 AUTHORING = "authoring error: "  # how a problem that keeps the folder from learners begins
 
@@ -196,6 +197,13 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         ("solution", solution, None), ("starter", exercise.starter, None),
         ("empty", emptied(exercise.starter), None), ("raising", emptied(exercise.starter, raising=True), None)]
     problems: list[str] = text_problems(exercise.path) + language_problems(exercise)
+    # A translated starter (starter.ja.py): the same code, and graded like the English one.
+    for lang in LOCALIZED:
+        path = exercise.path / localized_name(lang)
+        if path.is_file():
+            localized = path.read_text(encoding="utf-8")
+            problems += code_differences(exercise.starter, localized, path.name)
+            jobs.append((f"starter-{lang}", localized, None))
     if with_mutants:
         graded, stale = mutants_to_grade(exercise, solution)
         problems += stale
@@ -212,8 +220,12 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     authoring = next((found for doc in docs if (found := _authoring(doc))), [])
     if authoring:  # every grading meets the same broken tests: say it once
         return authoring + problems
+    english = next(doc for (what, _c, _m), doc in zip(jobs, docs, strict=True) if what == "starter")
+    problems += _check_sample_call(exercise, solution, sandbox)
     for (what, _code, mutant), doc in zip(jobs, docs, strict=True):
-        if what == "solution":
+        if what.startswith("starter-"):
+            problems += _check_localized_starter(what.removeprefix("starter-"), doc, english)
+        elif what == "solution":
             problems += _check_solution(doc)
         elif what == "starter":
             problems += _check_starter(doc)
@@ -227,6 +239,35 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
         problems += never_failing(docs[0], [(what, doc) for (what, _c, _m), doc in zip(jobs[1:], docs[1:],
                                                                                         strict=True)] + freed)
     return problems
+
+
+def _check_sample_call(exercise: Exercise, solution: str, sandbox: str | None) -> list[str]:
+    """What Run offers a learner to add (exercise.toml's sample_call) runs after the solution
+    in the exercise's sandbox and prints something."""
+    call = exercise.config.sample_call
+    if not call:
+        return []
+    ran = run_code(exercise, f"{solution}\n\n{call}\n", sandbox=sandbox)
+    if ran.get("status") != "ok":
+        error = ran.get("error") or {}
+        return [f"exercise.toml: sample_call fails after solution.py: {error.get('message', '')}".rstrip(": ")]
+    if not str(ran.get("output", "")).strip():
+        return ["exercise.toml: sample_call prints nothing after solution.py"]
+    return []
+
+
+def _passed(doc: dict) -> set[str]:
+    return {t.get("check") for t in doc.get("tests", []) if t.get("status") == "pass"}
+
+
+def _check_localized_starter(lang: str, doc: dict, english: dict) -> list[str]:
+    """A translated starter fails exactly as starter.py does: status, score and passing checks."""
+    same = (doc.get("status"), doc.get("score"), _passed(doc)) == (
+        english.get("status"), english.get("score"), _passed(english))
+    if same:
+        return []
+    return [f"{localized_name(lang)} must fail like starter.py, but it got {doc.get('status')} "
+            f"({doc.get('score')}) where starter.py got {english.get('status')} ({english.get('score')})"]
 
 
 def _validate_quiz(exercise: Exercise, sandbox: str | None, with_mutants: bool, background: bool) -> list[str]:

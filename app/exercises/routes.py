@@ -10,6 +10,7 @@ from app.content import exercise_catalog, lesson_catalog, render_cache
 from app.errors import unavailable
 from app.exercises import bp
 from app.exercises.availability import is_unavailable, unavailable_message
+from app.exercises.sample_call import sample_call
 from app.exercises.strings import editor_strings
 from app.grading.position import submission_api
 from app.i18n import current_lang
@@ -78,7 +79,10 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
     mine = own(learner_key(), exercise.id, wanted)
     if mine is None:
         return None
-    return {"code": mine.code, "created_at": as_utc(mine.created_at).isoformat()}
+    # With its own results document: the page shows that submission's feedback beside its code,
+    # not the latest result (which once read 100 %, SOLVED beside restored failing code).
+    return {**submission_api(mine), "code": mine.code, "created_at": as_utc(mine.created_at).isoformat(),
+            "url": url_for("progress.submission", submission_id=mine.id)}
 
 
 @bp.get("/exercises/<exercise_id>")
@@ -109,6 +113,8 @@ def show(exercise_id: str) -> str | Response | tuple[Response | str, int]:
         progress=learner_progress(learner_key()).get(exercise.id),
         last_submission=_last_submission(exercise),
         restored=_restored(exercise),
+        starter=exercise.starter_for(lang),  # its comments in the learner's language
+        sample=sample_call(exercise, exercise.starter),
         submit_url=url_for("api.submit", exercise_id=exercise.id),
         draft_url=url_for("progress.put_draft", exercise_id=exercise.id),
         # The script appends "<check>/<rung>": the hint ladder's endpoint (app.progress.hints).

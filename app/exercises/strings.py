@@ -54,6 +54,9 @@ def editor_strings() -> dict[str, str]:
         "next_cta": _("Next exercise: {title} →"),
         "lesson_done": _("You passed every check. Back to the lesson to choose what comes next."),
         "restored": _("The code of your submission from {time} is in the editor. Submit it again or change it."),
+        # Restoring a submission shows its own feedback; the note names it and leads back.
+        "restored_result": _("Feedback of your submission from {time} (the code in the editor):"),
+        "show_latest": _("Show my latest result"),
         "depends_on": _("Not run: “{title}” has to pass first."),
         "solved": _("solved"),
         "unverifiable": _("not verifiable here"),

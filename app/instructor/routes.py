@@ -8,9 +8,11 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from app.accounts.models import User
-from app.content import exercise_catalog
+from app.content import exercise_catalog, lesson_catalog
 from app.extensions import db
+from app.i18n import current_lang
 from app.instructor import bp
+from app.instructor.drilldown import drilldown
 from app.instructor.export import progress_csv
 from app.instructor.forms import ValidateForm
 from app.instructor.learners import LEARNERS_PAGE, accounts, anonymous_learners, every_learner_row, learner_rows
@@ -29,12 +31,28 @@ def _exercises() -> list[Exercise]:
     return sorted(found, key=lambda e: (e.config.lesson, e.config.order, e.id))
 
 
+def _lesson_titles() -> dict[int, str]:
+    """lesson number -> its title in the page's language: lessons are named, not only numbered."""
+    return {lesson.number: lesson.title for lesson in lesson_catalog().all(current_lang())}
+
+
 @bp.get("/instructor/")
 def overview() -> str:
     exercises = _exercises()
     stats = exercise_stats([e.id for e in exercises])
     return render_template("instructor/overview.html", exercises=exercises, stats=stats,
-                           hint_use=use_by_exercise())
+                           hint_use=use_by_exercise(), lesson_titles=_lesson_titles())
+
+
+@bp.get("/instructor/exercises/<exercise_id>")
+def exercise(exercise_id: str) -> str:
+    """One exercise in detail: which checks fail and how often, examples, hint use, attempts."""
+    found = exercise_catalog().get(exercise_id)
+    if found is None:
+        abort(404)
+    return render_template("instructor/exercise.html", exercise=found,
+                           detail=drilldown(found.id, found.kind.accepts_code),
+                           lesson_titles=_lesson_titles())
 
 
 @bp.get("/instructor/learners")
@@ -57,7 +75,8 @@ def learner(user_id: int) -> str:
     lessons = by_lesson(exercises, learner_progress(user.learner_key))
     recent = {e.id: page(user.learner_key, e.id, size=5).submissions
               for e in exercises if e.kind.accepts_code}
-    return render_template("instructor/learner.html", user=user, lessons=lessons, recent=recent)
+    return render_template("instructor/learner.html", user=user, lessons=lessons, recent=recent,
+                           lesson_titles=_lesson_titles())
 
 
 @bp.get("/instructor/export.csv")
@@ -79,8 +98,10 @@ def validation() -> str:
     recheck_changed(current_app, rows)
     states = {row.exercise_id: row for row in db.session.scalars(select(ExerciseValidation))}
     exercises = _exercises()
+    # While a check runs the page refreshes itself (a meta refresh: no script to load or fail).
+    running = any(states[e.id].state != "done" for e in exercises if e.id in states)
     return render_template("instructor/validation.html", errors=loaded.errors, exercises=exercises,
-                           states=states, form=ValidateForm(),
+                           states=states, form=ValidateForm(), running=running,
                            fingerprints={e.id: catalog.fingerprint(e.id) for e in exercises},
                            authoring={e.id: catalog.authoring_problems(e.id) for e in exercises})
 
@@ -95,6 +116,6 @@ def validate() -> Response | tuple[str, int]:
     if wanted and wanted not in known:
         abort(404)
     queued = get_runner(current_app).request([wanted] if wanted else sorted(known))
-    flash(_("Checking %(count)d folder(s) in the background; reload this page to see the results.",
+    flash(_("Checking %(count)d folder(s) in the background; this page shows the results as they come.",
             count=len(queued)))
     return redirect(url_for("instructor.validation"), code=303)

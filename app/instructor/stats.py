@@ -63,7 +63,9 @@ def _median(histogram: Counter[int]) -> float | None:
         while middle and middle[0] < seen:
             found.append(value)
             middle.pop(0)
-    return statistics.fmean(found) if found[0] != found[1] else found[0]
+    # A whole median is an int ("6", like "2" beside it, never "6.0"); a half stays ("6.5").
+    middle_value = statistics.fmean(found)
+    return int(middle_value) if middle_value.is_integer() else middle_value
 
 
 def exercise_stats(exercise_ids: Iterable[str]) -> dict[str, ExerciseStats]:
@@ -125,3 +127,25 @@ def failing_checks() -> list[tuple[str, str, int]]:
     sql = (f"SELECT exercise_id, chk, COUNT(DISTINCT learner) FROM ({every}) AS every_test "  # noqa: S608
            "WHERE st IN ('fail', 'error') AND chk IS NOT NULL AND chk != '' GROUP BY exercise_id, chk")
     return [(row[0], row[1], int(row[2])) for row in db.session.execute(text(sql))]
+
+
+@dataclass(frozen=True)
+class FailingCheck:
+    """How often one check failed in one exercise: results that failed it, learners who hit it."""
+
+    check: str
+    results: int
+    learners: int
+
+
+def failing_checks_of(exercise_id: str) -> list[FailingCheck]:
+    """One exercise's failing checks, most learners first (the drill-down page)."""
+    expanded = _EXPANDED["postgresql" if db.engine.dialect.name == "postgresql" else "sqlite"]
+    every = " UNION ALL ".join(expanded.format(table=table, done=f"{done} AND {table}.exercise_id = :ex")
+                               for table, done in _TABLES)
+    # The exercise id is a bound parameter; the rest is this module's constant text.
+    sql = (f"SELECT chk, COUNT(*), COUNT(DISTINCT learner) FROM ({every}) AS every_test "  # noqa: S608
+           "WHERE st IN ('fail', 'error') AND chk IS NOT NULL AND chk != '' GROUP BY chk")
+    rows = db.session.execute(text(sql), {"ex": exercise_id})
+    found = [FailingCheck(str(row[0]), int(row[1]), int(row[2])) for row in rows]
+    return sorted(found, key=lambda f: (-f.learners, -f.results, f.check))

@@ -24,8 +24,8 @@ def forget(exercise_id: str, learner: str) -> None:
 
 
 def save(exercise: Exercise, learner: str, code: str) -> Draft | None:
-    """Store the code as this learner's draft; code equal to the starter removes the draft."""
-    if code == exercise.starter:
+    """Store the code as this learner's draft; code equal to a starter (any language's) removes it."""
+    if code in (exercise.starter, exercise.starter_for("ja")):
         # Storing the starter would only hide a later fix of the starter from this learner.
         forget(exercise.id, learner)
         return None

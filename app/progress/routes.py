@@ -27,7 +27,7 @@ from app.progress.diff import submission_diff
 from app.progress.documents import blocked_by
 from app.progress.history import page, previous_of
 from app.progress.status import by_lesson
-from grader.api import Exercise
+from grader.api import Exercise, ExerciseLoadError, load_quiz
 from grader.api import check_titles as titles_from_tests
 
 _BACKTICKS = re.compile(r"`([^`\n]+)`")
@@ -84,8 +84,16 @@ def explain_skip(test: dict[str, Any], titles: dict[str, str]) -> str:
 
 @bp.app_template_global()
 def check_title_map(exercise: Exercise) -> dict[str, str]:
-    """check id -> title in the page's language, for pages that list checks by id."""
-    return titles_from_tests(exercise, current_lang())
+    """check id -> title in the page's language, for pages that list checks by id: a quiz's
+    checks are its questions, titled by their text; an exercise's are read from its tests."""
+    lang = current_lang()
+    if exercise.kind.name == "quiz":
+        try:
+            questions = load_quiz(exercise).questions
+        except ExerciseLoadError:  # a broken quiz.toml: the validation page says why; ids stand in
+            return {}
+        return {q.id: q.text.get(lang) for q in questions}
+    return titles_from_tests(exercise, lang)
 
 
 def _private(html: str) -> Response:

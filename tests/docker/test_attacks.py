@@ -74,6 +74,9 @@ def test_attack(case: str, quick_flagship_exercise: Exercise, roomy_flagship_exe
         assert expect["output"] in doc["output"], doc["output"][-2000:]
     if doc["status"] == "error":
         assert doc["message"], "an error always tells the learner what happened"
+    if "line" in expect:  # the runner inside the container reported where the code was
+        assert doc["line"] == int(expect["line"]), (doc["line"], doc["message"])
+        assert expect["message"] in doc["message"], doc["message"]
     # Ended by the job's own limits (the harness's clock, memory, pids), never by the
     # backend's backstop kill: asked of the backend, not timed, so a slow host cannot fail it.
     assert backstop_kills == [], f"the backstop killed the job after {elapsed:.0f} s"

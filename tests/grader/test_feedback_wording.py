@@ -47,22 +47,60 @@ def test_a_misspelt_function_is_pointed_at() -> None:
                                            "by that name.")
 
 
-@pytest.mark.parametrize("lang, words, loop", [
-    ("en", "Your code did not finish within 2 seconds", "The first loop of your code is on line 6."),
-    ("ja", "コードが 2 秒以内に終わらなかったため停止しました", "コードの最初のループは 6 行目です。")])
-def test_a_time_out_is_said_once_in_the_learners_language_with_a_line(tmp_path: Path, lang: str, words: str,
-                                                                      loop: str) -> None:
+def _slow_copy(tmp_path: Path) -> Path:
     folder = tmp_path / "tensors-broadcast"
     shutil.copytree(EXERCISES / "tensors-broadcast", folder)
     config = folder / "exercise.toml"
     config.write_text(re.sub(r"time_s = \d+", "time_s = 2", config.read_text(encoding="utf-8")), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("lang, words, loop", [
+    ("en", "Your code did not finish within 2 seconds", "inside the loop on line 6."),
+    ("ja", "コードが 2 秒以内に終わらなかったため停止しました", "6 行目のループの中の 7 行目を実行していました。")])
+def test_a_time_out_is_said_once_in_the_learners_language_with_a_line(tmp_path: Path, lang: str, words: str,
+                                                                      loop: str) -> None:
     code = "import torch\n\n\ndef standardize_columns(x):\n    total = 0\n    while True:\n        total += 1\n"
-    doc = grade_code(load_exercise(folder), code, lang=lang, sandbox="local")
+    doc = grade_code(load_exercise(_slow_copy(tmp_path)), code, lang=lang, sandbox="local")
     assert doc["status"] == "error" and doc["error_kind"] == "timeout"
-    assert doc["message"].startswith(words) and loop in doc["message"] and doc["line"] == 6
+    # The runner's report: the loop's body (line 7) or its test (line 6), whichever it was on.
+    assert doc["message"].startswith(words) and doc["line"] in (6, 7), doc["message"]
+    if doc["line"] == 7:
+        assert loop in doc["message"], doc["message"]
     told = [t for t in doc["tests"] if "time limit of" in t["message"] or t["message"].startswith(words)]
     assert len(told) <= 1 and all("time limit of" not in t["message"] for t in doc["tests"])
     assert all(t["hint"] == "" for t in doc["tests"] if t["status"] != "pass")
+
+
+@pytest.mark.parametrize("lang, running", [
+    ("en", "When it was stopped it was still running line 9, inside the loop on line 8."),
+    ("ja", "停止した時点では 8 行目のループの中の 9 行目を実行していました。")])
+def test_a_time_out_names_the_line_still_running_not_the_first_loop(tmp_path: Path, lang: str,
+                                                                    running: str) -> None:
+    # The first loop (line 5) finishes; the code hangs in the second one, in a call that blocks.
+    code = ("import time\n\n\ndef standardize_columns(x):\n    for i in range(3):\n        x = x + 0\n"
+            "    while True:\n        for step in range(3):\n            time.sleep(100)\n")
+    doc = grade_code(load_exercise(_slow_copy(tmp_path)), code, lang=lang, sandbox="local")
+    assert doc["error_kind"] == "timeout" and doc["line"] == 9
+    assert doc["message"].endswith(running), doc["message"]
+    card = next(t for t in doc["tests"] if t["status"] == "error")
+    assert card["line"] == 9 and card["message"].endswith(running)
+
+
+def test_a_time_out_outside_any_loop_names_the_line_alone(tmp_path: Path) -> None:
+    code = "import time\n\n\ndef standardize_columns(x):\n    time.sleep(100)\n"
+    doc = grade_code(load_exercise(_slow_copy(tmp_path)), code, sandbox="local")
+    assert doc["line"] == 5 and doc["message"].endswith("When it was stopped it was still running line 5.")
+
+
+def test_without_a_report_the_first_loop_is_named() -> None:
+    from grader.plugin import innermost_loop, timeout_message
+
+    source = "x = 0\nwhile x < 3:\n    for i in range(2):\n        x += i\n"
+    assert timeout_message("en", "2", source, None).endswith("The first loop of your code is on line 2.")
+    assert timeout_message("ja", "2", source, None).endswith("コードの最初のループは 2 行目です。")
+    assert innermost_loop(source, 4) == 3 and innermost_loop(source, 2) == 2 and innermost_loop(source, 1) is None
+    assert timeout_message("en", "2", source, 3).endswith("still running the loop on line 3.")
 
 
 def test_a_results_document_carries_the_other_language_and_its_texts_are_checked() -> None:

@@ -101,6 +101,34 @@ def test_a_silent_runner_times_out(tmp_path: Path) -> None:
     assert raised.value.kind == "timeout" and learner.fatal is raised.value
 
 
+def test_a_time_out_carries_the_last_valid_line_the_runner_reported(tmp_path: Path) -> None:
+    # The runner is untrusted: a report whose line is no line of the submission (SOURCE has 6)
+    # or not an int is dropped; the last good one names the line.
+    reports = [{"running": {"line": 2}}, {"running": {"line": 99}}, {"running": {"line": True}},
+               {"running": {"line": "5"}}, {"running": {"line": 0}}, {"running": {"line": 4.0}},
+               {"running": "line 3"}]
+
+    def stall(_message: dict[str, Any]) -> dict[str, Any]:
+        for report in reports[:-1]:
+            protocol.write_message(runner.from_runner_w, report)
+        return reports[-1]
+
+    runner = FakeRunner(1, {"double": stall})
+    learner = proxy(tmp_path, runner, time_s=0.5)
+    with pytest.raises(LearnerFatal) as raised:
+        learner.call("double", 1)
+    assert raised.value.kind == "timeout" and raised.value.line == 2
+
+
+def test_a_report_before_the_reply_is_not_taken_for_the_reply(tmp_path: Path) -> None:
+    def late(_message: dict[str, Any]) -> dict[str, Any]:
+        protocol.write_message(runner.from_runner_w, {"running": {"line": 2}})
+        return {"ok": True, "value": 4}
+
+    runner = FakeRunner(1, {"double": late})
+    assert proxy(tmp_path, runner).call("double", 2) == 4
+
+
 def test_advice_is_kept_once_and_lines_come_from_the_source(tmp_path: Path) -> None:
     learner = proxy(tmp_path, FakeRunner(0, {}))
     learner.advise({"en": "a", "ja": "あ"})

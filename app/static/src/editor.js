@@ -135,7 +135,8 @@ function setUp(root) {
   }
   // "Open in the editor" from the history: that submission's code replaces the editor's.
   const restored = readJson("restored-submission");
-  if (restored && typeof restored.code === "string") {
+  const isRestored = Boolean(restored && typeof restored.code === "string");
+  if (isRestored) {
     view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: restored.code } });
     draftNote.textContent = strings.restored.replace("{time}", localTime(restored.created_at));
     draftNote.hidden = false;
@@ -227,6 +228,7 @@ function setUp(root) {
     resetProgress(progress);
     nextStep.hidden = true;
     lastNote.hidden = true;
+    delete lastNote.dataset.shows;
     markFailingLines(view, []);
     try {
       const code = view.state.doc.toString();
@@ -250,18 +252,44 @@ function setUp(root) {
     if (graded) window.requestAnimationFrame(bringVerdictIntoView);
   }
 
-  // Coming back to the exercise: the last result is shown again, or still awaited.
-  async function resume(last) {
-    if (!last) return;
-    // The submission's own time, in the learner's zone (it once showed the page-load time).
-    lastNote.textContent = `${strings.last_result} ${localTime(last.created_at)}`.trimEnd();
-    if (last.url) {
+  // The note above the results names the submission they belong to, with a link to it.
+  function nameSubmission(text, sub) {
+    lastNote.textContent = text.trimEnd();
+    if (sub.url) {
       const link = document.createElement("a");
-      link.href = last.url;
+      link.href = sub.url;
       link.textContent = strings.open_submission;
       lastNote.append(" (", link, ")");
     }
     lastNote.hidden = false;
+  }
+
+  // A restored submission's own feedback beside its code, said to be that one's, with a way
+  // back to the latest result (issue 25: the latest's "100 %, SOLVED" once sat beside
+  // restored failing code).
+  function showRestored(sub, last) {
+    nameSubmission(strings.restored_result.replace("{time}", localTime(sub.created_at)), sub);
+    lastNote.dataset.shows = "restored";
+    present(sub.result);
+    if (!last || last.id === sub.id) return;
+    const back = document.createElement("button");
+    back.type = "button";
+    back.className = "link-button";
+    back.id = "show-latest";
+    back.textContent = strings.show_latest;
+    back.addEventListener("click", () => {
+      delete lastNote.dataset.shows;
+      markFailingLines(view, []);
+      resume(last);
+    }, { once: true });
+    lastNote.append(" ", back);
+  }
+
+  // Coming back to the exercise: the last result is shown again, or still awaited.
+  async function resume(last) {
+    if (!last) return;
+    // The submission's own time, in the learner's zone (it once showed the page-load time).
+    nameSubmission(`${strings.last_result} ${localTime(last.created_at)}`, last);
     if (last.status === "done" && last.result) {
       present(last.result);
       return;
@@ -299,7 +327,9 @@ function setUp(root) {
   resetButton.addEventListener("click", reset);
   submitButton.disabled = false;
   resetButton.disabled = false;
-  resume(readJson("last-submission"));
+  const last = readJson("last-submission");
+  if (isRestored && restored.status === "done" && restored.result) showRestored(restored, last);
+  else resume(last);
 
   // A small handle for automation (the browser test) and the console; not used by the page.
   window.laipEditor = {

@@ -15,6 +15,7 @@ async function fill(details) {
     const code = fragment.querySelector(".submission-code");
     if (!code) throw new Error("no code in the answer");
     slot.replaceWith(document.adoptNode(code));
+    window.laipColour?.(code); // syntax colour (code-colour.js), when it has loaded
     delete details.dataset.codeUrl;
   } catch {
     // The link in the slot still opens the submission's own page.

@@ -6,20 +6,23 @@ import { RequestError } from "./grading.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function show(panel, { status, output, traceback }) {
+function show(panel, { status, output, traceback, silent }) {
   panel.hidden = false;
   panel.querySelector(".run-status").textContent = status;
   panel.querySelector(".run-output").textContent = output;
   const tb = panel.querySelector(".run-traceback");
   tb.textContent = traceback || "";
   tb.hidden = !traceback;
+  // A run that printed nothing (function-only code) shows what to add to try the functions.
+  const sample = panel.querySelector(".run-sample");
+  if (sample) sample.hidden = !silent;
 }
 
 function describe(panel, result) {
   const seconds = Number(result.duration_s || 0).toFixed(2);
   const output = result.output || panel.dataset.empty;
   if (result.status === "ok") {
-    return { status: panel.dataset.ok.replace("{s}", seconds), output };
+    return { status: panel.dataset.ok.replace("{s}", seconds), output, silent: !result.output };
   }
   const error = result.error || {};
   if (error.kind === "stopped") return { status: error.message || panel.dataset.stoppedByYou, output };

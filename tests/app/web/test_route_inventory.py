@@ -85,6 +85,8 @@ FILL: dict[str, Callable[[World], list[str]]] = {
                                      f"/instructor/learners/{w.learner_id}",
                                      "/instructor/learners/999999"],
     "instructor.validation": lambda w: ["/instructor/validation"],
+    "instructor.exercise": lambda w: [*(f"/instructor/exercises/{i}" for i in CODE_IDS + QUIZ_IDS),
+                                      "/instructor/exercises/nope"],
     "instructor.stats": lambda w: ["/api/instructor/stats"],
     "static": lambda w: ["/static/css/site.css", "/static/nope.js"],
 }

@@ -1,5 +1,7 @@
 # expect-status: error
 # expect-error-kind: timeout
+# expect-line: 10
+# expect-message: When it was stopped it was still running line 10.
 """Sleeps far past the time limit."""
 import time
 
