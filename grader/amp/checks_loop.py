@@ -19,7 +19,7 @@ def _step_events(window: Window) -> list[Event]:
     return window.of("scaler-step") or window.of("optimizer-step")
 
 
-@register("zero-grad-each-iteration",
+@register("zero-grad-each-iteration", needs=("train",),
           title={"en": "Gradients are cleared once per iteration",
                  "ja": "勾配はイテレーションごとに 1 回クリアされる"},
           hint={"en": "Call `optimizer.zero_grad()` at the start of each iteration, before the backward pass.",
@@ -178,7 +178,7 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
     return {"en": base_en + ".", "ja": base_ja + "。"}
 
 
-@register("trains-every-batch",
+@register("trains-every-batch", needs=("train",),
           title={"en": "Trains on every batch of the loader",
                  "ja": "ローダーのすべてのバッチで学習する"},
           hint={"en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or `continue`.",
@@ -206,7 +206,7 @@ def trains_every_batch(ctx: Context) -> Finding:
     return passed(SLUG_EVERY)
 
 
-@register("accumulation-window",
+@register("accumulation-window", needs=("accumulate",),
           title={"en": "Steps once every k micro-batches, with the loss divided by k",
                  "ja": "k 個のマイクロバッチごとに 1 回 step し、損失を k で割る"},
           hint={"en": "Every batch contributes a backward pass of its loss divided by `accum_steps`; the step, "
@@ -230,12 +230,15 @@ def accumulation_window(ctx: Context) -> Finding:
     for iteration in trace.iterations:
         scales, losses = iteration.of("scale"), iteration.of("loss")
         backwards = iteration.of("backward")
-        if not (scales and losses and backwards) or None in (
-                scales[0].get("factor"), losses[-1].get("value"), backwards[0].get("value")):
+        # Without a GradScaler in the scenario the backward runs on loss / k itself (factor 1);
+        # with one, an unscaled backward is backward-on-scaled-loss's finding, not this one's.
+        factors = [s.get("factor") for s in scales] or ([] if ctx.spec.require_scaler else [1.0])
+        if not (factors and losses and backwards) or None in (
+                factors[0], losses[-1].get("value"), backwards[0].get("value")):
             continue
         # What backward ran on, over scale x loss: 1/k whether the loss was divided before
         # scaling or the scaled loss afterwards (both are right).
-        ratio = backwards[0]["value"] / (scales[0]["factor"] * losses[-1]["value"] or 1.0)
+        ratio = backwards[0]["value"] / (factors[0] * losses[-1]["value"] or 1.0)
         if not math.isclose(ratio, 1 / k, rel_tol=2e-2):
             line = backwards[0].get("line")
             return failed(SLUG_ACCUM, {

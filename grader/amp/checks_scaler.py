@@ -15,7 +15,7 @@ def _scaler_in_play(ctx: Context) -> bool:
     return ctx.spec.require_scaler or ctx.trace.uses_scaler()
 
 
-@register("backward-on-scaled-loss",
+@register("backward-on-scaled-loss", needs=("train",),
           title={"en": "backward() runs on the scaled loss",
                  "ja": "スケールした損失に対して backward() を呼ぶ"},
           hint={"en": "`scaler.scale(loss)` returns the loss multiplied by the current scale: the backward "
@@ -69,7 +69,7 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
               "す。"}, line)
 
 
-@register("step-through-scaler",
+@register("step-through-scaler", needs=("scaler",),
           title={"en": "The optimizer steps once per batch through the scaler",
                  "ja": "オプティマイザはバッチごとに 1 回、scaler 経由で step する"},
           hint={"en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
@@ -132,7 +132,7 @@ def step_through_scaler(ctx: Context) -> Finding:
     return passed(SLUG_STEP)
 
 
-@register("update-after-step",
+@register("update-after-step", needs=("scaler",),
           title={"en": "scaler.update() runs once per step, after scaler.step()",
                  "ja": "scaler.update() は step ごとに 1 回、scaler.step() の後に呼ぶ"},
           hint={"en": "Call `scaler.update()` inside the loop, right after `scaler.step(optimizer)`.",
@@ -200,7 +200,7 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
               "損失スケールが調整されません。"}, step_line)
 
 
-@register("one-scaler", advises=True,
+@register("one-scaler", needs=("scaler",), advises=True,
           title={"en": "One GradScaler, the one passed in",
                  "ja": "GradScaler は 1 つだけ（引数で渡されたもの）"},
           hint={"en": "Use the `scaler` argument; do not create a GradScaler inside the function.",
