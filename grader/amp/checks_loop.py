@@ -222,7 +222,7 @@ def accumulation_window(ctx: Context) -> Finding:
             line = (early or steps or [{"line": window.iterations[-1].line}])[0].get("line")
             return failed(SLUG_ACCUM, {
                 "en": f"Batches {window.index * k + 1}-{window.index * k + k} should make one "
-                      f"optimizer step, after the {k}th, but made {len(steps)}"
+                      f"optimizer step, after batch {window.index * k + k}, but made {len(steps)}"
                       + (f" (line {line})." if line else "."),
                 "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に "
                       f"1 回だけ step するはずが、{len(steps)} 回 step しています"
