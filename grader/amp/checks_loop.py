@@ -123,8 +123,8 @@ def mean_loss_returned(ctx: Context) -> Finding:
     if value is None:
         kind = "None" if trace.returned_type == "NoneType" else trace.returned_type
         return failed(SLUG_MEAN, {
-            "en": f"train_one_epoch returned {kind}, not the mean loss as a float.",
-            "ja": f"train_one_epoch の戻り値が平均損失（float）ではなく {kind} です。"}, line)
+            "en": f"{ctx.spec.entry} returned {kind}, not the mean loss as a float.",
+            "ja": f"{ctx.spec.entry} の戻り値が平均損失（float）ではなく {kind} です。"}, line)
     if _is_tensor(trace.returned):
         # The prompt asks for a float: a tensor is a different value to whoever logs or compares
         # it, and one built from `loss` (not loss.item()) keeps every batch's graph alive.
@@ -133,8 +133,8 @@ def mean_loss_returned(ctx: Context) -> Finding:
         graph_ja = ("`loss.item()` ではなく `loss` から作ったため、全バッチの計算グラフを保持したままで"
                     "メモリが解放されません。") if trace.returned_graph else ""
         return failed(SLUG_MEAN, {
-            "en": f"train_one_epoch returned a tensor, not the mean loss as a Python float.{graph_en}",
-            "ja": f"train_one_epoch の戻り値が Python の float ではなくテンソルです。{graph_ja}"}, line,
+            "en": f"{ctx.spec.entry} returned a tensor, not the mean loss as a Python float.{graph_en}",
+            "ja": f"{ctx.spec.entry} の戻り値が Python の float ではなくテンソルです。{graph_ja}"}, line,
             hint={"en": "Add up `loss.item()` (a float) for every batch and return the sum divided by "
                         "the number of batches.",
                   "ja": "各バッチの `loss.item()`（float）を合計し、バッチ数で割った値を返しましょう。"})
