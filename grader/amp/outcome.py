@@ -191,14 +191,16 @@ def check_reference(solution: ModuleType, folder: Path, scenario: Scenario, entr
     spec = LoopSpec.of(scenario, entry)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = run_traced(solution, scenario.params(entry))
-    source = Path(solution.__file__).read_text(encoding="utf-8") if getattr(solution, "__file__", None) else ""
+        file = Path(getattr(solution, "__file__", None) or "solution.py")
+        result = run_traced(solution, {**scenario.params(entry), "trace_file": file.name})
+    source = file.read_text(encoding="utf-8") if file.is_file() else ""
     review = Review(result, source, spec)
     problems = []
     ran = review.runs()
     if ran.status != "pass":
         error = review.trace.error or {}
-        problems.append(f"the reference solution does not run in this scenario ({scenario.describe()}): "
+        problems.append(f"the reference solution ({file.name}) does not run in this scenario "
+                        f"({scenario.describe()}): "
                         f"{error.get('type', 'error')}: {str(error.get('message', ''))[:200]}. "
                         + likely_setting("runs", scenario, entry))
     else:
@@ -206,7 +208,8 @@ def check_reference(solution: ModuleType, folder: Path, scenario: Scenario, entr
             finding = review.finding(slug)
             if finding.status != "pass":
                 said = (finding.message or {}).get("en", "")
-                problems.append(f"the reference solution fails '{slug}' in this scenario ({scenario.describe()}): "
+                problems.append(f"the reference solution ({file.name}) fails '{slug}' in this scenario "
+                                f"({scenario.describe()}): "
                                 f"{said} {likely_setting(slug, scenario, entry)}".strip())
     _store(key, {"problems": problems})
     return problems

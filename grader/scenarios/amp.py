@@ -16,6 +16,7 @@ from typing import Any
 import torch
 import torch.optim.optimizer as optim_module
 
+from grader.amp.events import SUBMISSION_FILENAME
 from grader.amp.lazy_dynamo import defer_dynamo_import
 from grader.amp.loader import TracedLoader
 from grader.amp.tracer import Tracer
@@ -77,7 +78,9 @@ def run_traced(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]
     result: dict[str, Any] = {"returned": None, "returned_type": "NoneType", "error": None}
     with replaying(params.get("replay")), Tracer(model=setup.model, criterion=setup.criterion,
                 namespace=getattr(submission, "__dict__", None),
-                force_dtype=params.get("force_dtype")) as tracer:
+                force_dtype=params.get("force_dtype"),
+                # The reference check (harness side) traces solution.py's own lines.
+                filename=str(params.get("trace_file") or SUBMISSION_FILENAME)) as tracer:
         # Only what the function is given: a scaler the learner never received must not make the
         # tracer think gradients are scaled (bf16 + clipping without a GradScaler).
         tracer.provide(**({"scaler": setup.scaler} if passed_scaler else {}),
