@@ -104,6 +104,31 @@ def test_a_check_that_does_not_apply_is_an_authoring_error(tmp_path: Path) -> No
     assert doc["score"] < 1
 
 
+AMP_TABLE = ('[amp]\nprecision = "bf16"\nclip = "norm"\nmax_norm = 0.25\nseed = 5\ndata_seed = 31337\n')
+
+
+@pytest.mark.slow
+def test_a_typed_scenario_in_the_tests_stands_for_the_table(tmp_path: Path) -> None:
+    folder = copy(VARIANTS / "amp-bf16-clip", tmp_path)
+    edit(folder / "exercise.toml", AMP_TABLE, "")
+    edit(folder / "tests" / "test_bf16_clip.py", "amp.fixtures()",
+         'amp.fixtures(amp.Scenario(precision="bf16", clip="norm", max_norm=0.25, seed=5, data_seed=31337))')
+    solution = grade(folder, (folder / "solution.py").read_text(encoding="utf-8"))
+    assert (solution["status"], solution["score"]) == ("pass", 1.0), solution
+    starter = grade(folder, (folder / "starter.py").read_text(encoding="utf-8"))
+    assert by_check(starter)["clip-before-step"]["status"] == "fail"
+
+
+@pytest.mark.slow
+def test_an_amp_test_without_a_scenario_is_the_authors_error(tmp_path: Path) -> None:
+    folder = copy(VARIANTS / "amp-bf16-clip", tmp_path)
+    edit(folder / "exercise.toml", AMP_TABLE, "")
+    doc = grade(folder, (folder / "solution.py").read_text(encoding="utf-8"))
+    judged = [t for t in doc["tests"] if t["status"] != "skip"]
+    assert judged and all(t["status"] == "error" for t in judged), doc
+    assert all("amp-bf16-clip/exercise.toml: no [amp] table" in t["message"] for t in judged)
+
+
 # ---- the reference first ---------------------------------------------------------------------------
 @pytest.mark.slow
 def test_a_reference_that_fails_its_own_check_is_the_authors_error(tmp_path: Path) -> None:
