@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -125,16 +126,22 @@ CACHE_ENV = "GRADER_AMP_CACHE"  # a folder for the reference's verdicts; "off" k
 GRADER_FILES = ("amp", "scenarios/amp.py", "scenarios/training.py", "amp_scenario.py")
 
 
-def fingerprint(folder: Path, scenario: Scenario, declared: list[str]) -> str:
-    """What the reference's verdict depends on: the folder's files, the scenario, the checks' code, torch."""
-    digest = hashlib.sha256()
-    digest.update(f"{torch.__version__}|{scenario.model_dump_json()}|{','.join(declared)}".encode())
+@functools.cache
+def _grader_digest() -> str:
+    """The checks' and the scenario's code, and torch's version: fixed for the life of a process."""
+    digest = hashlib.sha256(torch.__version__.encode())
     grader = Path(__file__).resolve().parents[1]
-    files = [folder / "exercise.toml", folder / "solution.py", *sorted((folder / "tests").glob("*.py"))]
     for name in GRADER_FILES:
         path = grader / name
-        files.extend(sorted(path.glob("*.py")) if path.is_dir() else [path])
-    for path in files:
+        for file in sorted(path.glob("*.py")) if path.is_dir() else [path]:
+            digest.update(str(file.relative_to(grader)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def fingerprint(folder: Path, scenario: Scenario, declared: list[str]) -> str:
+    """What the reference's verdict depends on: the folder's files, the scenario, the checks' code, torch."""
+    digest = hashlib.sha256(f"{_grader_digest()}|{scenario.model_dump_json()}|{','.join(declared)}".encode())
+    for path in [folder / "exercise.toml", folder / "solution.py", *sorted((folder / "tests").glob("*.py"))]:
         if path.is_file():
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
