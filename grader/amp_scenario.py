@@ -40,6 +40,9 @@ class Scenario(BaseModel):
     seed: int = Field(default=0, ge=0, description="the model's initial weights")
     data_seed: int = Field(default=1, ge=0, description="the data: one the learner never sees")
     lr: float = Field(default=0.1, gt=0, le=10, description="the SGD learning rate")
+    loss: Literal["cross_entropy", "custom"] = Field(
+        default="cross_entropy",
+        description="custom: a hand-written loss autocast does not run in float32 (it stays in 16 bits)")
     handover: Literal["train", "eval"] = Field(
         default="train", description="the mode the model arrives in (eval: a missing model.train() shows)")
     entry: str | None = Field(
@@ -102,7 +105,7 @@ class Scenario(BaseModel):
             kwargs[ACCUMULATE_ARGUMENT] = self.accumulate
         return {"seed": self.seed, "data_seed": self.data_seed, "batches": self.batches,
                 "batch_size": self.batch_size, "lr": self.lr, "device": self.device,
-                "scaler": self.has_scaler, "mode": self.mode, "handover": self.handover,
+                "scaler": self.has_scaler, "mode": self.mode, "handover": self.handover, "loss": self.loss,
                 "entry": self.entry_or(entry), "kwargs": kwargs}
 
     def describe(self) -> str:

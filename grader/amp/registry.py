@@ -27,6 +27,7 @@ NEEDS: dict[str, str] = {
     "train": "a training loop (mode = \"train\")",
     "eval": "an evaluation loop (mode = \"eval\")",
     "bf16": "bfloat16 asked for (precision = \"bf16\")",
+    "custom-loss": "a loss autocast does not run in float32 (loss = \"custom\")",
 }
 
 

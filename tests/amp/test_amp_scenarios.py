@@ -251,3 +251,46 @@ def test_a_wrong_loop_fails_its_check_on_its_line(variant: str, source: str, slu
     found = by_check(doc)[slug]
     assert (found["status"], found["line"]) == ("fail", line), found
     assert words in found["message"], found["message"]
+
+
+# ---- a custom loss that stays float16 -----------------------------------------------------------------
+CUSTOM_LOSS = '''import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    total = 0.0
+    for inputs, targets in loader:
+        inputs, targets = inputs.to(device), targets.to(device)
+        optimizer.zero_grad()
+        with torch.autocast(device_type=device.type, dtype=torch.float16):
+            outputs = model(inputs)
+            loss = criterion(outputs.float(), targets)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        total += loss.item()
+    return total / len(loader)
+'''
+
+
+def custom_loss_failures(source: str) -> dict[str, tuple[int | None, str]]:
+    from tests.amp.amp_helpers import review_source
+
+    review = review_source(source, LoopSpec.of(Scenario(loss="custom")), loss="custom")
+    return {slug: (f.line, f.message["en"]) for slug, f in review.all().items() if f.status == "fail"}
+
+
+def test_a_custom_loss_given_float32_outputs_passes_every_check() -> None:
+    assert custom_loss_failures(CUSTOM_LOSS) == {}
+
+
+def test_a_custom_loss_left_in_float16_fails_only_its_check() -> None:
+    failures = custom_loss_failures(CUSTOM_LOSS.replace("outputs.float()", "outputs"))
+    assert set(failures) == {"loss-in-float32"}
+    line, message = failures["loss-in-float32"]
+    assert line == 11 and "computed in float16" in message
+
+
+def test_the_loss_check_needs_a_custom_loss() -> None:
+    assert all_checks()["loss-in-float32"].needs == {"custom-loss"}
+    assert LoopSpec.of(Scenario()).unmet(all_checks()["loss-in-float32"].needs) == ["custom-loss"]
