@@ -148,6 +148,39 @@ DEFAULTS: dict[str, dict[str, object]] = {
                           "ステップし、その後で勾配をクリアします。"},
         "api": {"en": "`enumerate(loader)` numbers the batches; `%` tells whether a number divides another.",
                 "ja": "`enumerate(loader)` はバッチに番号を付け、`%` は割り切れるかどうかを教えます。"}},
+    "clip-before-step": {
+        "lesson": _L3, "section": "FP16 vs BF16",
+        "concept": {"en": "Without a GradScaler nothing multiplies the gradients, so they can be clipped as they "
+                          "are: after the backward pass makes them and before the step uses them.",
+                    "ja": "GradScaler がなければ勾配には何も掛かっていないので、そのままクリップできます。"
+                          "backward が勾配を作った後、step がそれを使う前です。"},
+        "api": {"en": "`torch.nn.utils.clip_grad_norm_(parameters, max_norm)` rescales the gradients in place.",
+                "ja": "`torch.nn.utils.clip_grad_norm_(parameters, max_norm)` は勾配をその場で縮めます。"}},
+    "eval-mode": {
+        "lesson": _L3, "section": "Inference under autocast",
+        "concept": {"en": "Dropout and batch norm behave differently while training; evaluation switches them to "
+                          "their inference behaviour.",
+                    "ja": "Dropout や BatchNorm は学習中と推論時で動きが異なります。"
+                          "評価では推論時の動きに切り替えます。"},
+        "api": {"en": "`Module.eval()` sets a model and all its submodules to evaluation mode.",
+                "ja": "`Module.eval()` はモデルとそのすべての部分モジュールを評価モードにします。"}},
+    "no-grad-in-eval": {
+        "lesson": _L3, "section": "Inference under autocast",
+        "concept": {"en": "Autograd records every operation it may differentiate later; evaluation never "
+                          "differentiates, so the record only costs memory.",
+                    "ja": "autograd は後で微分するかもしれない演算をすべて記録します。評価では微分しないので、"
+                          "記録はメモリを使うだけです。"},
+        "api": {"en": "`torch.no_grad()` and `torch.inference_mode()` are context managers that turn the "
+                      "recording off.",
+                "ja": "`torch.no_grad()` と `torch.inference_mode()` は記録を止めるコンテキストマネージャです。"}},
+    "no-training-in-eval": {
+        "lesson": _L3, "section": "Inference under autocast",
+        "concept": {"en": "Evaluating measures the model as it is; any backward pass or step would change what "
+                          "is being measured.",
+                    "ja": "評価はモデルをそのまま測るものです。"
+                          "backward や step をするとモデル自体が変わってしまいます。"},
+        "api": {"en": "An evaluation loop calls only the model and the loss function.",
+                "ja": "評価ループで呼ぶのはモデルと損失関数だけです。"}},
 }
 GENERIC_CONCEPT = {"en": "The lesson teaches what this check looks for: read its section again, then compare it with "
                          "your code line by line.",

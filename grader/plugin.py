@@ -15,11 +15,15 @@ from grader.loader import Exercise
 from grader.messages import RUN_ERRORS, run_error, still_running
 from grader.missing import describe_missing, missing_name
 from grader.results import TestResult, settle
-from grader.testing import CannotVerifyHere, CheckInfo, Feedback, NotChecked, check_info, localize
-
-
-class AuthoringError(Exception):
-    """A mistake in the exercise's tests (not the learner's): named with its file and line."""
+from grader.testing import (  # AuthoringError: the kits raise it below the plugin's layer
+    AuthoringError,
+    CannotVerifyHere,
+    CheckInfo,
+    Feedback,
+    NotChecked,
+    check_info,
+    localize,
+)
 
 
 def item_info(item: pytest.Item) -> CheckInfo:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from grader.amp_scenario import Scenario
 from grader.kinds import KINDS, LESSONS
 
 # Platform-wide caps: an exercise may ask for less, never for more.
@@ -69,6 +70,8 @@ class ExerciseConfig(BaseModel):
     equivalent_mutants: list[EquivalentMutant] = Field(
         default_factory=list, max_length=20,
         description="mutants of the solution that are correct too ([[equivalent_mutants]] tables)")
+    amp: Scenario | None = Field(
+        default=None, description="an AMP exercise's scenario ([amp] table, docs/exercises.md section 6)")
 
     @field_validator("kind")
     @classmethod

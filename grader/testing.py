@@ -46,6 +46,15 @@ class CannotVerifyHere(NotChecked):
     """
 
 
+class AuthoringError(Exception):
+    """A mistake in the exercise folder (not the learner's): named with its file and line, shown as an error.
+
+    Raised by the grader's own kits (grader.amp.kit: a check that does not apply to the declared
+    scenario, a reference solution that fails its own checks); the harness reports it as
+    "The exercise's tests are broken: ...", and `grader validate` fails on it.
+    """
+
+
 @dataclass(frozen=True)
 class CheckInfo:
     """What the results document says about a check besides its outcome.

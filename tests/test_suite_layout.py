@@ -9,7 +9,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
 # Folders of data that tests read or grade (learner code, golden exercise folders), not tests.
-DATA_PARTS = {"golden", "submissions", "corpus", "realworld", "attacks"}
+DATA_PARTS = {"golden", "submissions", "corpus", "realworld", "attacks", "variants"}
 
 
 def code_folders() -> list[Path]:

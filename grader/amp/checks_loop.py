@@ -20,7 +20,7 @@ def _step_events(window: Window) -> list[Event]:
     return window.of("scaler-step") or window.of("optimizer-step")
 
 
-@register("zero-grad-each-iteration",
+@register("zero-grad-each-iteration", needs=("train",),
           title={"en": "Gradients are cleared once per iteration",
                  "ja": "勾配はイテレーションごとに 1 回クリアされる"},
           hint={"en": "Call `optimizer.zero_grad()` at the start of each iteration, before the backward pass.",
@@ -124,8 +124,8 @@ def mean_loss_returned(ctx: Context) -> Finding:
     if value is None:
         kind = "None" if trace.returned_type == "NoneType" else trace.returned_type
         return failed(SLUG_MEAN, {
-            "en": f"train_one_epoch returned {kind}, not the mean loss as a float.",
-            "ja": f"train_one_epoch の戻り値が平均損失（float）ではなく {kind} です。"}, line)
+            "en": f"{ctx.spec.entry} returned {kind}, not the mean loss as a float.",
+            "ja": f"{ctx.spec.entry} の戻り値が平均損失（float）ではなく {kind} です。"}, line)
     if _is_tensor(trace.returned):
         # The prompt asks for a float: a tensor is a different value to whoever logs or compares
         # it, and one built from `loss` (not loss.item()) keeps every batch's graph alive.
@@ -134,8 +134,8 @@ def mean_loss_returned(ctx: Context) -> Finding:
         graph_ja = ("`loss.item()` ではなく `loss` から作ったため、全バッチの計算グラフを保持したままで"
                     "メモリが解放されません。") if trace.returned_graph else ""
         return failed(SLUG_MEAN, {
-            "en": f"train_one_epoch returned a tensor, not the mean loss as a Python float.{graph_en}",
-            "ja": f"train_one_epoch の戻り値が Python の float ではなくテンソルです。{graph_ja}"}, line,
+            "en": f"{ctx.spec.entry} returned a tensor, not the mean loss as a Python float.{graph_en}",
+            "ja": f"{ctx.spec.entry} の戻り値が Python の float ではなくテンソルです。{graph_ja}"}, line,
             hint={"en": "Add up `loss.item()` (a float) for every batch and return the sum divided by "
                         "the number of batches.",
                   "ja": "各バッチの `loss.item()`（float）を合計し、バッチ数で割った値を返しましょう。"})
@@ -209,7 +209,7 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
     return None
 
 
-@register("trains-every-batch",
+@register("trains-every-batch", needs=("train",),
           title={"en": "Trains on every batch of the loader",
                  "ja": "ローダーのすべてのバッチで学習する"},
           hint={"en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or `continue`.",
@@ -237,7 +237,7 @@ def trains_every_batch(ctx: Context) -> Finding:
     return passed(SLUG_EVERY)
 
 
-@register("accumulation-window",
+@register("accumulation-window", needs=("accumulate",),
           title={"en": "Steps once every k micro-batches, with the loss divided by k",
                  "ja": "k 個のマイクロバッチごとに 1 回 step し、損失を k で割る"},
           hint={"en": "Every batch contributes a backward pass of its loss divided by `accum_steps`; the step, "
@@ -253,7 +253,7 @@ def accumulation_window(ctx: Context) -> Finding:
             line = (early or steps or [{"line": window.iterations[-1].line}])[0].get("line")
             return failed(SLUG_ACCUM, {
                 "en": f"Batches {window.index * k + 1}-{window.index * k + k} should make one "
-                      f"optimizer step, after the {k}th, but made {len(steps)}"
+                      f"optimizer step, after batch {window.index * k + k}, but made {len(steps)}"
                       + (f" (line {line})." if line else "."),
                 "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に "
                       f"1 回だけ step するはずが、{len(steps)} 回 step しています"
@@ -261,12 +261,15 @@ def accumulation_window(ctx: Context) -> Finding:
     for iteration in trace.iterations:
         scales, losses = iteration.of("scale"), iteration.of("loss")
         backwards = iteration.of("backward")
-        if not (scales and losses and backwards) or None in (
-                scales[0].get("factor"), losses[-1].get("value"), backwards[0].get("value")):
+        # Without a GradScaler in the scenario the backward runs on loss / k itself (factor 1);
+        # with one, an unscaled backward is backward-on-scaled-loss's finding, not this one's.
+        factors = [s.get("factor") for s in scales] or ([] if ctx.spec.require_scaler else [1.0])
+        if not (factors and losses and backwards) or None in (
+                factors[0], losses[-1].get("value"), backwards[0].get("value")):
             continue
         # What backward ran on, over scale x loss: 1/k whether the loss was divided before
         # scaling or the scaled loss afterwards (both are right).
-        ratio = backwards[0]["value"] / (scales[0]["factor"] * losses[-1]["value"] or 1.0)
+        ratio = backwards[0]["value"] / (factors[0] * losses[-1]["value"] or 1.0)
         if not math.isclose(ratio, 1 / k, rel_tol=2e-2):
             line = backwards[0].get("line")
             return failed(SLUG_ACCUM, {

@@ -1,4 +1,4 @@
-"""Checks on what the loop does with the model and batches it is given: training mode, the device."""
+"""Checks on what the loop does with the model and batches it is given: training or evaluation mode, the device."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _no_forward(ctx: Context, slug: str) -> Finding:
         "ja": "未確認: 関数がモデルを一度も呼んでいません。"})
 
 
-@register(SLUG_MODE,
+@register(SLUG_MODE, needs=("train",),
           title={"en": "The model trains in training mode", "ja": "モデルを学習モードで学習する"},
           hint={"en": "Call `model.train()` at the start of the function: the model may arrive in "
                       "evaluation mode, where dropout and batch norm behave differently.",
@@ -68,3 +68,72 @@ def batch_on_device(ctx: Context) -> Finding:
         "ja": f"{line} 行目で、ローダーから受け取った{what_ja}が `device` に移されないまま"
               f"{'モデル' if first['kind'] == 'forward' else '損失'}に渡されています。GPU では "
               "\"Expected all tensors to be on the same device\" で停止します。"}, line)
+
+
+# ---- evaluation under autocast (mode = "eval"): forward passes only, no autograd, no update --------
+SLUG_EVAL = "eval-mode"
+SLUG_NO_GRAD = "no-grad-in-eval"
+SLUG_NO_TRAINING = "no-training-in-eval"
+
+
+@register(SLUG_EVAL, needs=("eval",),
+          title={"en": "The model evaluates in evaluation mode", "ja": "モデルを評価モードで評価する"},
+          hint={"en": "Call `model.eval()` before the loop: dropout and batch norm must behave as at inference.",
+                "ja": "ループの前に `model.eval()` を呼びましょう。Dropout や BatchNorm を推論時の動きにします。"})
+def eval_mode(ctx: Context) -> Finding:
+    forwards = ctx.trace.of("forward")
+    if not forwards:
+        return _no_forward(ctx, SLUG_EVAL)
+    training = [e for e in forwards if e.get("training") is not False]
+    if not training:
+        return passed(SLUG_EVAL)
+    line = training[0].get("line")
+    return failed(SLUG_EVAL, {
+        "en": f"{len(training)} of {len(forwards)} forward passes (the first on line {line}) ran in training "
+              "mode: the model arrives in training mode, so dropout would drop and batch norm would update "
+              "its statistics while you evaluate.",
+        "ja": f"{len(forwards)} 回の順伝播のうち {len(training)} 回（最初は {line} 行目）が学習モードで実行されました。"
+              "モデルは学習モードで渡されるため、評価中に Dropout が働き、BatchNorm の統計も更新されてしまいます。"},
+        ctx.def_line)
+
+
+@register(SLUG_NO_GRAD, needs=("eval",),
+          title={"en": "Evaluation builds no autograd graph", "ja": "評価では計算グラフを作らない"},
+          hint={"en": "Run the loop inside `with torch.no_grad():` (or `torch.inference_mode()`): evaluation "
+                      "needs no gradients, and recording them costs memory for every batch.",
+                "ja": "ループを `with torch.no_grad():`（または `torch.inference_mode()`）の中で実行しましょう。"
+                      "評価に勾配は不要で、記録するとバッチごとにメモリを使います。"})
+def no_grad_in_eval(ctx: Context) -> Finding:
+    forwards = ctx.trace.of("forward")
+    if not forwards:
+        return _no_forward(ctx, SLUG_NO_GRAD)
+    recorded = [e for e in forwards if e.get("grad_enabled") is not False]
+    if not recorded:
+        return passed(SLUG_NO_GRAD)
+    line = recorded[0].get("line")
+    return failed(SLUG_NO_GRAD, {
+        "en": f"The forward pass on line {line} runs with gradients enabled, so autograd records a graph "
+              f"for every batch ({len(recorded)} of {len(forwards)} forward passes) that nothing uses.",
+        "ja": f"{line} 行目の順伝播は勾配が有効なまま実行されるため、使われない計算グラフがバッチごとに"
+              f"記録されます（{len(forwards)} 回中 {len(recorded)} 回）。"}, line)
+
+
+@register(SLUG_NO_TRAINING, needs=("eval",),
+          title={"en": "Evaluation does not train the model", "ja": "評価ではモデルを学習させない"},
+          hint={"en": "An evaluation loop only runs the model and the loss: no `backward()`, no optimizer or "
+                      "scaler step, no `zero_grad()`.",
+                "ja": "評価ループはモデルと損失を計算するだけです。`backward()`、オプティマイザや scaler の step、"
+                      "`zero_grad()` は不要です。"})
+def no_training_in_eval(ctx: Context) -> Finding:
+    if not ctx.trace.of("forward"):
+        return _no_forward(ctx, SLUG_NO_TRAINING)
+    done = ctx.trace.of("backward", "optimizer-step", "scaler-step", "zero-grad")
+    if not done:
+        return passed(SLUG_NO_TRAINING)
+    first = done[0]
+    line = first.get("line")
+    what = {"backward": "backward()", "optimizer-step": "optimizer.step()", "scaler-step": "scaler.step()",
+            "zero-grad": "zero_grad()"}[first["kind"]]
+    return failed(SLUG_NO_TRAINING, {
+        "en": f"{what} on line {line} runs during evaluation: evaluating must leave the model as it was.",
+        "ja": f"{line} 行目の {what} が評価中に実行されています。評価ではモデルを変えてはいけません。"}, line)

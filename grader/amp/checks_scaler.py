@@ -32,7 +32,7 @@ def _with_note(text: dict[str, str], note: dict[str, str]) -> dict[str, str]:
     return {lang: text[lang] + note[lang] for lang in text}
 
 
-@register("backward-on-scaled-loss",
+@register("backward-on-scaled-loss", needs=("train",),
           title={"en": "backward() runs on the scaled loss",
                  "ja": "スケールした損失に対して backward() を呼ぶ"},
           hint={"en": "`scaler.scale(loss)` returns the loss multiplied by the current scale: the backward "
@@ -86,7 +86,7 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
               "す。"}, switch_note(ctx, line)), line)
 
 
-@register("step-through-scaler",
+@register("step-through-scaler", needs=("scaler",),
           title={"en": "The optimizer steps once per batch through the scaler",
                  "ja": "オプティマイザはバッチごとに 1 回、scaler 経由で step する"},
           hint={"en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
@@ -149,7 +149,7 @@ def step_through_scaler(ctx: Context) -> Finding:
     return passed(SLUG_STEP)
 
 
-@register("update-after-step",
+@register("update-after-step", needs=("scaler",),
           title={"en": "scaler.update() runs once per step, after scaler.step()",
                  "ja": "scaler.update() は step ごとに 1 回、scaler.step() の後に呼ぶ"},
           hint={"en": "Call `scaler.update()` inside the loop, right after `scaler.step(optimizer)`.",
@@ -224,7 +224,7 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
               "損失スケールが調整されません。"}, step_line)
 
 
-@register("one-scaler", advises=True,
+@register("one-scaler", needs=("scaler",), advises=True,
           title={"en": "One GradScaler, the one passed in",
                  "ja": "GradScaler は 1 つだけ（引数で渡されたもの）"},
           hint={"en": "Use the `scaler` argument; do not create a GradScaler inside the function.",

@@ -27,7 +27,7 @@ def forward_in_autocast(ctx: Context) -> Finding:
         if trace.raised:
             return ctx.stopped(SLUG_FORWARD)
         return failed(SLUG_FORWARD, {
-            "en": "The model was never called: train_one_epoch must run model(inputs) for every "
+            "en": f"The model was never called: {ctx.spec.entry} must run model(inputs) for every "
                   "batch.",
             "ja": "モデルが一度も呼ばれていません。バッチごとに model(inputs) を実行してくださ"
                   "い。"},
@@ -131,7 +131,7 @@ def _advise_deprecated(ctx: Context) -> None:
                           "torch.amp.autocast(\"cuda\") と書きましょう。"})
 
 
-@register("backward-outside-autocast",
+@register("backward-outside-autocast", needs=("train",),
           title={"en": "backward() runs outside autocast",
                  "ja": "backward() が autocast の外で実行される"},
           hint={"en": "Dedent the backward call so that it comes after the `with torch.autocast(...)` block.",
@@ -194,7 +194,7 @@ def fp32_master_weights(ctx: Context) -> Finding:
     return passed(SLUG_WEIGHTS)
 
 
-@register("bf16-autocast",
+@register("bf16-autocast", needs=("bf16",),
           title={"en": "Autocast runs in bfloat16",
                  "ja": "autocast が bfloat16 で動く"},
           hint={"en": "Pass `dtype=torch.bfloat16` to `torch.autocast`.",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from grader.amp.crash import Crash
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace, Window
+
+if TYPE_CHECKING:
+    from grader.amp_scenario import Scenario
 
 Text = dict[str, str]
 Status = Literal["pass", "fail", "skip"]
@@ -15,13 +18,30 @@ Status = Literal["pass", "fail", "skip"]
 
 @dataclass(frozen=True)
 class LoopSpec:
-    """The protocol an exercise asks for."""
+    """The protocol an exercise asks for: what the checks read of its scenario (grader.amp_scenario)."""
 
     entry: str = "train_one_epoch"
     accumulate: int = 1  # batches per optimizer step
-    require_scaler: bool = True  # False: BF16 may train without one (FP16 still needs it)
+    require_scaler: bool = True  # a GradScaler is passed in (False: BF16 without one; FP16 still needs it)
     require_clip: bool = False
-    dtype: str | None = None  # an autocast dtype the exercise insists on
+    precision: str = "fp16"  # the autocast precision the prompt asks for: "fp16" or "bf16"
+    mode: str = "train"  # "train", or "eval": forward passes only, under no_grad
+    loss: str = "cross_entropy"  # or "custom": a criterion autocast does not run in float32
+
+    @classmethod
+    def of(cls, scenario: Scenario, entry: str | None = None) -> LoopSpec:
+        """The spec of a declared scenario (the one source of every setting)."""
+        return cls(entry=scenario.entry_or(entry), accumulate=scenario.accumulate,
+                   require_scaler=scenario.has_scaler, require_clip=scenario.clips,
+                   precision=scenario.precision, mode=scenario.mode, loss=scenario.loss)
+
+    def unmet(self, needs: frozenset[str]) -> list[str]:
+        """The needs of a check (grader.amp.registry.NEEDS) that this scenario does not meet."""
+        have = {"scaler": self.require_scaler, "no-scaler": not self.require_scaler,
+                "clip": self.require_clip, "accumulate": self.accumulate > 1,
+                "train": self.mode == "train", "eval": self.mode == "eval",
+                "bf16": self.precision == "bf16", "custom-loss": self.loss == "custom"}
+        return sorted(need for need in needs if not have[need])
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ def _install_module_hooks(tracer: Tracer) -> None:
             enabled, dtype = tracer.autocast_state()
             tracer.log.emit("forward", autocast=enabled, autocast_dtype=dtype,
                             param_dtypes=tracer.param_dtypes(), training=module.training,
+                            grad_enabled=torch.is_grad_enabled(), inference=torch.is_inference_mode_enabled(),
                             unmoved_batch=tracer.cpu_for_cuda and any(tracer.is_batch(a) for a in args))
 
         def after_forward(module: Any, args: Any, output: Any) -> None:

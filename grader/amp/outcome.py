@@ -1,14 +1,22 @@
-"""Outcome check: the learner's weights after the epoch against the reference's, same data."""
+"""The reference run: checked first against its own scenario (cached), then compared with the learner's weights."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import os
+import tempfile
 import warnings
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import torch
 
-from grader.amp.findings import Finding, failed, passed
+from grader.amp.findings import Finding, LoopSpec, failed, passed
+from grader.amp.review import Review
+from grader.amp_scenario import Scenario
 from grader.scenarios.amp import run_traced  # also defers torch's compiler import (speed)
 
 SLUG = "weights-match-reference"
@@ -111,3 +119,131 @@ def weights_match(learner: dict[str, Any], reference: dict[str, Any], *, line: i
               f"(largest gap {worst:.3g} in {worst_name}, allowed {tolerance:g}).",
         "ja": f"同じデータで 1 エポック学習した後の重みが模範解答と異なります（{worst_name} で最大 "
               f"{worst:.3g} の差、許容は {tolerance:g}）。"}, line)
+
+
+# ---- the reference checked first ------------------------------------------------------------------
+CACHE_ENV = "GRADER_AMP_CACHE"  # a folder for the reference's verdicts; "off" keeps none
+GRADER_FILES = ("amp", "scenarios/amp.py", "scenarios/training.py", "amp_scenario.py")
+
+
+@functools.cache
+def _grader_digest() -> str:
+    """The checks' and the scenario's code, and torch's version: fixed for the life of a process."""
+    digest = hashlib.sha256(torch.__version__.encode())
+    grader = Path(__file__).resolve().parents[1]
+    for name in GRADER_FILES:
+        path = grader / name
+        for file in sorted(path.glob("*.py")) if path.is_dir() else [path]:
+            digest.update(str(file.relative_to(grader)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
+def fingerprint(folder: Path, scenario: Scenario, declared: list[str]) -> str:
+    """What the reference's verdict depends on: the folder's files, the scenario, the checks' code, torch."""
+    digest = hashlib.sha256(f"{_grader_digest()}|{scenario.model_dump_json()}|{','.join(declared)}".encode())
+    for path in [folder / "exercise.toml", folder / "solution.py", *sorted((folder / "tests").glob("*.py"))]:
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _cache_dir() -> Path | None:
+    """Our own folder for verdicts, or None: never one another user could write into."""
+    setting = os.environ.get(CACHE_ENV, "")
+    if setting == "off":
+        return None
+    folder = Path(setting) if setting else Path(tempfile.gettempdir()) / f"learnai-amp-reference-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return None
+    if info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None  # a verdict planted by someone else must not decide what authors are told
+    return folder
+
+
+def _cached(key: str) -> dict[str, Any] | None:
+    folder = _cache_dir()
+    try:
+        found = json.loads((folder / f"{key}.json").read_text(encoding="utf-8")) if folder else None
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) and isinstance(found.get("problems"), list) else None
+
+
+def _store(key: str, verdict: dict[str, Any]) -> None:
+    folder = _cache_dir()
+    if folder is None:
+        return
+    try:
+        temporary = folder / f".{key}.{os.getpid()}"
+        temporary.write_text(json.dumps(verdict), encoding="utf-8")
+        temporary.replace(folder / f"{key}.json")
+    except OSError:
+        pass  # a cache that cannot be written only costs the next grading one reference run
+
+
+def check_reference(solution: ModuleType, folder: Path, scenario: Scenario, entry: str,
+                    declared: list[str]) -> list[str]:
+    """Grade the folder's solution under the declared checks in its own scenario: the problems, [] if none.
+
+    Each problem names the check, what the reference did, and the scenario setting likely
+    responsible. Cached by fingerprint: after the first grading of a folder it costs a file read.
+    """
+    key = fingerprint(folder, scenario, declared)
+    found = _cached(key)
+    if found is not None:
+        return [str(problem) for problem in found["problems"]]
+    spec = LoopSpec.of(scenario, entry)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        file = Path(getattr(solution, "__file__", None) or "solution.py")
+        result = run_traced(solution, {**scenario.params(entry), "trace_file": file.name})
+    source = file.read_text(encoding="utf-8") if file.is_file() else ""
+    review = Review(result, source, spec)
+    problems = []
+    ran = review.runs()
+    if ran.status != "pass":
+        error = review.trace.error or {}
+        problems.append(f"the reference solution ({file.name}) does not run in this scenario "
+                        f"({scenario.describe()}): "
+                        f"{error.get('type', 'error')}: {str(error.get('message', ''))[:200]}. "
+                        + likely_setting("runs", scenario, entry))
+    else:
+        for slug in declared:
+            finding = review.finding(slug)
+            if finding.status != "pass":
+                said = (finding.message or {}).get("en", "")
+                problems.append(f"the reference solution ({file.name}) fails '{slug}' in this scenario "
+                                f"({scenario.describe()}): "
+                                f"{said} {likely_setting(slug, scenario, entry)}".strip())
+    _store(key, {"problems": problems})
+    return problems
+
+
+def likely_setting(slug: str, scenario: Scenario, entry: str) -> str:
+    """The [amp] setting most likely behind a reference that fails `slug` (for the author)."""
+    scaler_origin = "scaler = true" if scenario.scaler else 'precision = "fp16" with scaler omitted'
+    if slug == "runs":
+        return (f"The scenario calls {entry}({', '.join(scenario.arguments())}): make the solution's signature "
+                "match, or change scaler, clip, accumulate, mode or entry in the [amp] table.")
+    if slug in ("unscale-before-clip", "step-through-scaler", "update-after-step", "one-scaler") or (
+            slug == "backward-on-scaled-loss" and scenario.has_scaler):
+        return (f"Likely the scaler setting: the scenario has a scaler ({scaler_origin}); declare "
+                "scaler = false for bf16 without a GradScaler.")
+    if slug == "clip-before-step":
+        return ('Likely the clip setting: clip = "norm" asks every loop to clip; remove it (and max_norm) '
+                "if the solution does not clip.")
+    if slug in ("accumulation-window", "zero-grad-each-iteration") and scenario.accumulate > 1:
+        return (f"Likely the accumulate setting: accumulate = {scenario.accumulate} expects one step every "
+                f"{scenario.accumulate} batches.")
+    if slug == "zero-grad-each-iteration":
+        return "Likely the accumulate setting: a solution that accumulates gradients needs accumulate = k."
+    if slug == "bf16-autocast":
+        return 'Likely the precision setting: precision = "bf16" asks for bfloat16 autocast.'
+    if slug == "train-mode":
+        return 'Likely the handover setting: handover = "eval" expects the solution to call model.train().'
+    if slug in ("eval-mode", "no-grad-in-eval", "no-training-in-eval"):
+        return 'Likely the mode setting: mode = "eval" expects model.eval(), no_grad and no training.'
+    return f"Check the solution and the [amp] table of exercise.toml ({scenario.describe()})."

@@ -16,6 +16,21 @@ Text = dict[str, str]
 CheckFunction = Callable[["Context"], "Finding"]
 
 
+# What a check may need of its scenario, and the setting that gives it (for authoring errors
+# and docs/exercises.md). A check runs only where all its needs are met: in a scenario where its
+# question does not apply it is an authoring error to declare it, never a free pass.
+NEEDS: dict[str, str] = {
+    "scaler": "a GradScaler (scaler = true, or precision = \"fp16\" with scaler omitted)",
+    "no-scaler": "no GradScaler (scaler = false, or precision = \"bf16\" with scaler omitted)",
+    "clip": "clipping asked for (clip = \"norm\")",
+    "accumulate": "gradient accumulation (accumulate = k above 1)",
+    "train": "a training loop (mode = \"train\")",
+    "eval": "an evaluation loop (mode = \"eval\")",
+    "bf16": "bfloat16 asked for (precision = \"bf16\")",
+    "custom-loss": "a loss autocast does not run in float32 (loss = \"custom\")",
+}
+
+
 @dataclass(frozen=True)
 class AmpCheck:
     """A registered check: what the learner reads first (title, hint) and the function that judges."""
@@ -25,6 +40,7 @@ class AmpCheck:
     hint: Text
     function: CheckFunction
     advises: bool = False  # may add advice while it runs (the review runs it even if no test asks)
+    needs: frozenset[str] = frozenset()  # keys of NEEDS: the scenarios where its question applies
 
 
 CHECKS: dict[str, AmpCheck] = {}
@@ -44,16 +60,20 @@ WEIGHTS_HINT = {"en": "Compare your loop with the prompt line by line: the data,
 OUTCOME_TITLES: dict[str, Text] = {"runs": RUNS_TITLE, "weights-match-reference": WEIGHTS_TITLE}
 
 
-def register(slug: str, *, title: Text, hint: Text, advises: bool = False) -> Callable[[CheckFunction], CheckFunction]:
+def register(slug: str, *, title: Text, hint: Text, advises: bool = False,
+             needs: tuple[str, ...] = ()) -> Callable[[CheckFunction], CheckFunction]:
     """Register `function` as the AMP check `slug`; a second registration of a slug is a bug."""
 
     def add(function: CheckFunction) -> CheckFunction:
         if slug in CHECKS:
             raise ValueError(f"AMP check '{slug}' is registered twice")
+        unknown = sorted(set(needs) - set(NEEDS))
+        if unknown or ("scaler" in needs and "no-scaler" in needs) or ("train" in needs and "eval" in needs):
+            raise ValueError(f"AMP check '{slug}': needs {sorted(needs)} (known: {', '.join(NEEDS)})")
         for name, text in (("title", title), ("hint", hint)):
             if set(text) != {"en", "ja"} or not all(text.values()):
                 raise ValueError(f"AMP check '{slug}': {name} needs both 'en' and 'ja'")
-        CHECKS[slug] = AmpCheck(slug, title, hint, function, advises)
+        CHECKS[slug] = AmpCheck(slug, title, hint, function, advises, frozenset(needs))
         return function
 
     return add

@@ -42,8 +42,14 @@ class Review:
 
     @property
     def trained(self) -> bool:
-        """The loop trained at all: some backward pass, and some optimizer step."""
+        """The loop did its work at all: a backward pass and an optimizer step (eval: a forward pass)."""
+        if self.spec.mode == "eval":
+            return bool(self.trace.of("forward"))
         return bool(self.trace.of("backward")) and bool(self.trace.of("scaler-step", "optimizer-step"))
+
+    def applies(self, slug: str) -> bool:
+        """The check's question makes sense in this scenario (its needs are met)."""
+        return not self.spec.unmet(checks.get(slug).needs)
 
     def finding(self, slug: str) -> Finding:
         if slug not in self._findings:
@@ -65,6 +71,10 @@ class Review:
         """The subject of the check never happened: skipped (never passed), saying why."""
         if self.trace.raised:
             return self.context.stopped(slug)
+        if self.spec.mode == "eval":
+            return skipped(slug, {
+                "en": "Not checked: your function never runs the model, so there is nothing to judge here yet.",
+                "ja": "未確認: 関数がモデルを一度も実行していないため、まだここで判定できることがありません。"})
         return skipped(slug, {
             "en": "Not checked: your function never trains the model (no backward() followed by an "
                   "optimizer step ran), so there is nothing to judge here yet.",
@@ -72,12 +82,14 @@ class Review:
                   "いません）。まだここで判定できることがありません。"})
 
     def all(self, slugs: list[str] | None = None) -> dict[str, Finding]:
-        return {slug: self.finding(slug) for slug in (slugs or list(checks.all_checks()))}
+        """The findings of `slugs`, or of every check that applies to this scenario."""
+        return {slug: self.finding(slug)
+                for slug in (slugs or [s for s in checks.all_checks() if self.applies(s)])}
 
     @property
     def advice(self) -> list[dict[str, str]]:
         """Non-failing notes; the checks add them as they run, so run the advising ones first."""
-        self.all([slug for slug, check in checks.all_checks().items() if check.advises])
+        self.all([slug for slug, check in checks.all_checks().items() if check.advises and self.applies(slug)])
         return list(self.context.advice)
 
     def runs(self) -> Finding:

@@ -28,8 +28,9 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
 '''
 # The AMP protocol: GOOD is a minimal loop that leaves out model.train() and the batch's move,
 # which train-mode and batch-on-device judge (tests/amp/test_amp_mode.py).
-PROTOCOL = [s for s in all_checks() if s not in ("bf16-autocast", "accumulation-window", "train-mode",
-                                                 "batch-on-device")]
+# Only the checks whose question applies to a plain fp16 training loop with a scaler (LoopSpec()).
+PROTOCOL = [s for s, check in all_checks().items() if not LoopSpec().unmet(check.needs)
+            and s not in ("train-mode", "batch-on-device")]
 
 
 def edit(old: str, new: str) -> str:

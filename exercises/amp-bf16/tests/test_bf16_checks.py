@@ -2,12 +2,8 @@
 
 from grader.author import amp
 
-# No scaler is passed; a GPU-style request (the CPU stands in for CUDA on CPU graders).
-PARAMS = {"seed": 17, "data_seed": 777, "batches": 6, "batch_size": 8, "device": "cuda",
-          "scaler": False}
-SPEC = amp.LoopSpec(entry="train_one_epoch", require_scaler=False)
-
-trained, reference, review = amp.fixtures("amp.train_bf16", PARAMS, SPEC)
+# The run, the reference and every check's settings: the [amp] table of exercise.toml.
+trained, reference, review = amp.fixtures()
 
 # given=True on what the starter (a float16 loop without a scaler) already does right: credit
 # is for choosing bfloat16 (and so not running an unscaled float16 backward).

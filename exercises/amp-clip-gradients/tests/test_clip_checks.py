@@ -2,13 +2,8 @@
 
 from grader.author import amp
 
-# max_norm is small enough that clipping changes every step on this model, so clipping the
-# still-scaled gradients (or not clipping) shows in the weights too.
-PARAMS = {"seed": 21, "data_seed": 9001, "batches": 6, "batch_size": 8, "device": "cuda",
-          "kwargs": {"max_norm": 0.25}}
-SPEC = amp.LoopSpec(entry="train_one_epoch", require_clip=True)
-
-trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
+# The run, the reference and every check's settings: the [amp] table of exercise.toml.
+trained, reference, review = amp.fixtures()
 
 # given=True on what the starter (an AMP loop without clipping) already does right.
 test_unscale_before_clip = amp.check("unscale-before-clip")

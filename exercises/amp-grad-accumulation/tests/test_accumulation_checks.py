@@ -2,14 +2,8 @@
 
 from grader.author import amp
 
-ACCUM_STEPS = 4
-# 16 batches make 4 optimizer steps; a brisk learning rate lets a wrong cadence (a step after
-# the first micro-batch) show in the weights, not only in the trace.
-PARAMS = {"seed": 29, "data_seed": 5150, "batches": 16, "batch_size": 8, "lr": 0.5,
-          "device": "cuda", "kwargs": {"accum_steps": ACCUM_STEPS}}
-SPEC = amp.LoopSpec(entry="train_one_epoch", accumulate=ACCUM_STEPS)
-
-trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
+# The run, the reference and every check's settings: the [amp] table of exercise.toml.
+trained, reference, review = amp.fixtures()
 
 # given=True on what the starter (a correct one-step-per-batch AMP loop) already does right:
 # credit is for the accumulation.

@@ -2,13 +2,8 @@
 
 from grader.author import amp
 
-# A GPU-style request: on a CPU grader the scenario maps "cuda" to the CPU, so a loop written
-# for CUDA is judged on its scoping and protocol all the same. The data seed is not the one in
-# the learner's view, so the outcome is compared on data the learner never saw.
-PARAMS = {"seed": 7, "data_seed": 20261130, "batches": 6, "batch_size": 8, "device": "cuda"}
-SPEC = amp.LoopSpec(entry="train_one_epoch")
-
-trained, reference, review = amp.fixtures("amp.train_one_epoch", PARAMS, SPEC)
+# The run, the reference and every check's settings: the [amp] table of exercise.toml.
+trained, reference, review = amp.fixtures()
 
 # given=True: the untouched starter already runs; credit is for the AMP work.
 test_runs = amp.runs(given=True, hint={"en": "Run your function on a tiny model before you submit.",
