@@ -240,6 +240,9 @@ class _NoWarmPool:
     def take(self, on_wait: Any = None) -> None:
         return None
 
+    def release(self, member: Any) -> None:
+        member.discard()  # as a WarmPool does with a member it never lent
+
 
 def test_a_harness_that_writes_nothing_is_the_platform_fault(
         monkeypatch: pytest.MonkeyPatch, flagship: Exercise, no_residue: None) -> None:
