@@ -61,7 +61,7 @@ class ContainerCpu:
     """Sums the CPU of every job container this process owns, sampled from cgroup v1."""
 
     def __init__(self) -> None:
-        from grader.sandboxes.docker_settings import LABEL_OWNER, owner
+        from grader.sandboxes.docker.settings import LABEL_OWNER, owner
 
         self.label = f"{LABEL_OWNER}={owner()}"
         self.seen: dict[str, float] = {}
@@ -80,7 +80,7 @@ class ContainerCpu:
         return sum(self.seen.values())
 
     def _ours(self) -> list[str]:
-        from grader.sandboxes.docker import engine
+        from grader.sandboxes.docker.engine import engine
 
         found = engine().client.containers.list(all=True, filters={"label": self.label})
         return [container.id for container in found]

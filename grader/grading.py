@@ -88,7 +88,7 @@ def sandbox_isolated(sandbox: str | None = None) -> bool:
 
 def claim_worker_identity() -> str:
     """In a grading worker's main process, before its pool forks: sandboxes carry its identity."""
-    from grader.sandboxes.docker_owner import claim_identity_for_children
+    from grader.sandboxes.docker.owner import claim_identity_for_children
 
     return claim_identity_for_children()
 
@@ -103,9 +103,9 @@ def remove_orphan_sandboxes(sandbox: str | None = None, *, this_worker: bool = F
     backend = get_sandbox(sandbox)
     if backend.name != "docker":
         return 0
-    from grader.sandboxes.docker import engine
-    from grader.sandboxes.docker_janitor import remove_orphans
-    from grader.sandboxes.docker_owner import worker_identity
+    from grader.sandboxes.docker.engine import engine
+    from grader.sandboxes.docker.janitor import remove_orphans
+    from grader.sandboxes.docker.owner import worker_identity
 
     client = engine().client
     return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)

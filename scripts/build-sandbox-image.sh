@@ -44,7 +44,7 @@ cp -al "$wheels" "$ctx/wheelhouse" 2>/dev/null || cp -a "$wheels" "$ctx/wheelhou
 # Lets the backend and the tests tell an image built from other grader code: the digest the
 # backend compares, computed by the same function (one source).
 grader_hash="$(cd "$root" && "$python" -c \
-    'from grader.sandboxes.docker_image import source_hash; print(source_hash())')"
+    'from grader.sandboxes.docker.image import source_hash; print(source_hash())')"
 
 docker build --pull=false -t "$image" \
     --build-arg "BASE_IMAGE=$base" --build-arg "TORCH_FROM_BASE=$torch_from_base" \

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import select
@@ -16,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.sandboxes import resources
 from grader.sandboxes.base import Job, kill_on_cancel
+from grader.sandboxes.docker.contract import READY, WARM_ENTRY, job_order
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_back, set_group_priority
-from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
-from grader.sandboxes.zygote_client import close_zygote, zygote, zygote_supported
+from grader.sandboxes.zygote_client import zygote, zygote_supported
 
 MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
@@ -59,7 +60,7 @@ class LocalMember:
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
-                [sys.executable, "-m", "grader.sandboxes.warm_entry",
+                [sys.executable, "-m", WARM_ENTRY,
                  "--max-idle-s", str(max_idle_s()), "--nice", str(nice)],
                 cwd=self.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self.log, start_new_session=True,
@@ -75,7 +76,7 @@ class LocalMember:
             ready, _, _ = select.select([self.process.stdout], [], [], timeout - LOW_PRIORITY_LIMIT_S)
         line = self.process.stdout.readline() if ready else b""
         self.process.stdout.close()
-        if line.strip() != b"ready":
+        if line.strip() != READY.encode():
             self.discard()
             raise RuntimeError(f"warm harness did not get ready: {line[:200]!r}")
 
@@ -104,8 +105,8 @@ class LocalMember:
         submission = self.root / "submission.py"
         submission.write_text(job.code, encoding="utf-8")
         results = self.root / "out" / "results.json"
-        line = json.dumps({"exercise": str(job.exercise.path), "submission": str(submission),
-                           "results": str(results), "lang": job.lang, "mode": mode})
+        line = json.dumps(job_order(exercise=str(job.exercise.path), submission=str(submission),
+                                    results=str(results), lang=job.lang, mode=mode))
         assert self.process.stdin is not None
         try:
             self.process.stdin.write(line.encode("utf-8") + b"\n")
@@ -200,9 +201,8 @@ def use_zygote() -> bool:
 
 
 def discard_all() -> None:
-    """End every warm local sandbox of this process, idle, starting or busy (at exit)."""
-    close_all()  # first stop the pools refilling, so nothing new starts behind us
-    close_zygote()
+    """End every warm local sandbox of this process, idle, starting or busy (at exit, after the
+    pools stopped refilling and the zygote ended: grader.sandboxes.resources closes in that order)."""
     with _live_lock:
         members = list(_live)
     for member in members:
@@ -216,8 +216,7 @@ def _forget_after_fork() -> None:
     _live.clear()
 
 
-os.register_at_fork(after_in_child=_forget_after_fork)
-atexit.register(discard_all)
+resources.register("local warm sandboxes", forget=_forget_after_fork, close=discard_all)
 
 
 def local_pool() -> WarmPool:

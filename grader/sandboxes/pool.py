@@ -9,7 +9,6 @@ an empty pool answers None and the caller starts a sandbox cold.
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import threading
@@ -17,6 +16,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Protocol
+
+from grader.sandboxes import resources
 
 log = logging.getLogger(__name__)
 DEFAULT_SIZE = 1
@@ -299,5 +300,4 @@ def _forget_after_fork() -> None:
     _owner_pid = os.getpid()
 
 
-os.register_at_fork(after_in_child=_forget_after_fork)
-atexit.register(close_all)
+resources.register("warm pools", forget=_forget_after_fork, close=close_all)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import threading
 
+from grader.sandboxes import resources
+
 # Runs (the Run button, no grading) never take a grading's slot nor its warm sandbox: an
 # endless Run holds only this lane's slot for its time limit, and a grading that comes
 # meanwhile still finds its warm sandbox idle (issue 20).
 DEFAULT_RUNS = 2
 DEFAULT_POOL = 1
-_slots: threading.BoundedSemaphore | None = None
-_slots_lock = threading.Lock()
 
 
 def max_runs() -> int:
@@ -31,19 +31,6 @@ def run_pool_size() -> int:
 
 
 def slots() -> threading.BoundedSemaphore:
-    """This process's Run slots (made on first use, so GRADER_MAX_RUNS is read then)."""
-    global _slots
-    with _slots_lock:
-        if _slots is None:
-            _slots = threading.BoundedSemaphore(max_runs())
-        return _slots
-
-
-def _forget_after_fork() -> None:
-    """A forked child (a Celery prefork worker) counts its own Runs."""
-    global _slots, _slots_lock
-    _slots = None
-    _slots_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forget_after_fork)
+    """This process's Run slots (made on first use, so GRADER_MAX_RUNS is read then; a forked
+    child, such as a Celery prefork worker, counts its own: grader.sandboxes.resources)."""
+    return resources.shared("run slots", lambda: threading.BoundedSemaphore(max_runs()))

@@ -2,11 +2,11 @@
 
     python -m grader.sandboxes.warm_entry [--job-file PATH] [--runner-user UID:GID]
 
-Started by a pool (grader/sandboxes/pool.py) before any job exists: it imports torch, pytest
-and the grader, forks the learner runner from itself (grader.runner_fork) and waits.
-The job arrives as one JSON line on stdin (local pool) or as a file (docker pool):
-{"exercise": DIR, "submission": FILE, "results": FILE, "lang": "en", "mode": "grade"|"run"}.
-It grades that one job, writes the results document and exits: a sandbox is never reused.
+Started by a pool (grader/sandboxes/pool.py) before any job exists, or for a job at once: it
+imports torch, pytest and the grader, forks the learner runner from itself (grader.runner_fork)
+and waits. The job order (grader.sandboxes.docker.contract.job_order, the one place for this
+protocol) arrives as one JSON line on stdin (local pool) or as a file (docker).
+It grades or runs that one job, writes the document and exits: a sandbox is never reused.
 No learner code exists in this process tree before the job, so nothing a learner does can
 reach a later learner (the next job gets a different, equally fresh pair).
 """
@@ -28,9 +28,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.sandboxes.docker.contract import JOB_BYTES, READY
+
 MAX_IDLE_S = 900.0  # an idle warm sandbox ends itself; the pool starts a fresh one
 POLL_S = 0.005  # how often a docker sandbox looks for its job file (a stat in a tmpfs-like volume)
-JOB_BYTES = 64 * 1024
 
 
 def warm_up() -> None:
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         learner.wait_ready()
     except LearnerFatal:
         pass  # the job's first request reports it (as internal): never a verdict on the learner
-    print("ready", flush=True)  # the pool hands out only sandboxes that said this
+    print(READY, flush=True)  # the pool hands out only sandboxes that said this
     os.dup2(2, 1)  # from now on our stdout (pytest's chatter) goes where stderr goes
     job = wait_for_job(options.job_file, options.max_idle_s)
     if refill and job is not None:  # a learner waits now: this harness and its runner

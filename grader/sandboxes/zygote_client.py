@@ -11,6 +11,8 @@ import sys
 import threading
 from typing import IO
 
+from grader.sandboxes import resources
+
 READY_TIMEOUT_S = 180  # torch and pytest imports on a very busy machine
 
 
@@ -130,40 +132,25 @@ class Zygote:
             self.process.wait(timeout=5)
 
 
-_zygote: Zygote | None = None
-_zygote_lock = threading.Lock()
-
-
 def zygote() -> Zygote:
-    """This process's zygote, started now if there is none (or it died)."""
-    global _zygote
-    with _zygote_lock:
-        if _zygote is None or not _zygote.alive():
-            _zygote = Zygote()
-        return _zygote
+    """This process's zygote, started now if there is none (or it died); a forked child starts its own."""
+    return resources.shared("zygote", Zygote, usable=Zygote.alive)
 
 
 def current() -> Zygote | None:
     """This process's zygote if one runs (None: none started yet)."""
-    return _zygote
+    return resources.current("zygote")
 
 
 def close_zygote() -> None:
-    global _zygote
-    with _zygote_lock:
-        if _zygote is not None:
-            _zygote.close()
-            _zygote = None
-
-
-def _forget_after_fork() -> None:
-    """A forked child starts its own zygote: the parent's socket is not ours to share."""
-    global _zygote, _zygote_lock
-    _zygote, _zygote_lock = None, threading.Lock()
+    """End this process's zygote (at exit: grader.sandboxes.resources)."""
+    running = resources.take_back("zygote")
+    if running is not None:
+        running.close()
 
 
 def zygote_supported() -> bool:
     return hasattr(os, "pidfd_open") and hasattr(socket, "send_fds") and hasattr(os, "fork")
 
 
-os.register_at_fork(after_in_child=_forget_after_fork)
+resources.register("zygote", close=close_zygote)

@@ -333,7 +333,7 @@ def test_postgresql_stopped_20_s_keeps_finished_results_and_penalises_no_one(pos
 def _docker_client():
     """The engine, with the sandbox image built from this grader code, or a skip saying what is missing."""
     docker = pytest.importorskip("docker", reason="the docker SDK is not installed")
-    from grader.sandboxes.docker_image import image_name, image_state
+    from grader.sandboxes.docker.image import image_name, image_state
 
     try:
         client = docker.from_env(timeout=10)
@@ -349,8 +349,8 @@ DOCKER_WORKER = {"GRADER_SANDBOX": "docker", "GRADING_TEST_GRADE_FUNCTION": "", 
 
 
 def _containers_of(client, workers: Workers, name: str) -> list:
-    from grader.sandboxes.docker_owner import process_identity
-    from grader.sandboxes.docker_settings import LABEL_WORKER
+    from grader.sandboxes.docker.owner import process_identity
+    from grader.sandboxes.docker.settings import LABEL_WORKER
 
     identity = workers.identities.setdefault(name, process_identity(workers.procs[name].pid))
     return client.containers.list(all=True, ignore_removed=True, filters={"label": f"{LABEL_WORKER}={identity}"})

@@ -21,7 +21,7 @@ SANDBOX_UIDS = (10001, 10002)  # grader and learner in the image (grader/Dockerf
 
 
 def is_sandbox_uid(uid: int) -> bool:
-    from grader.sandboxes.docker_settings import RUNNER_UIDS
+    from grader.sandboxes.docker.settings import RUNNER_UIDS
 
     return uid in SANDBOX_UIDS or uid in RUNNER_UIDS
 
@@ -33,7 +33,7 @@ def engine_problem() -> str | None:
         import docker
     except ImportError:
         return "the docker SDK is not installed"
-    from grader.sandboxes.docker_image import image_name, image_state
+    from grader.sandboxes.docker.image import image_name, image_state
 
     try:
         client = docker.from_env(timeout=5)
@@ -88,7 +88,7 @@ def backstop_kills(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the containers the backend killed with its wall-clock backstop in this test.
 
     The backend kills a container only when the harness inside overran the backstop
-    (grader/sandboxes/docker.py); every other ending comes from the job's own limits.
+    (grader/sandboxes/docker/sandbox.py); every other ending comes from the job's own limits.
     Asking whether that kill happened, rather than timing the job, keeps such a check
     true on a host of any speed.
     """
@@ -111,8 +111,8 @@ def job_containers(client: Any) -> list[Any]:
     Idle members of this process's warm pools are not leftovers: they wait for a job and
     are removed at exit (tests/docker/test_warm_pool.py checks that).
     """
-    from grader.sandboxes.docker_settings import owner
-    from grader.sandboxes.docker_warm import idle_container_ids
+    from grader.sandboxes.docker.settings import owner
+    from grader.sandboxes.docker.warm import idle_container_ids
 
     ours = client.containers.list(all=True, ignore_removed=True, filters={"label": f"learnai.owner={owner()}"})
     idle = idle_container_ids()  # after listing: a member the pool is starting now is in it

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from grader.loader import Exercise
-from grader.sandboxes import docker as backend
 from grader.sandboxes.base import Job
 from grader.sandboxes.docker import DockerSandbox
+from grader.sandboxes.docker import sandbox as backend
 
 ATTACKS = Path(__file__).parent / "attacks"
 CASES = sorted(p.stem for p in ATTACKS.glob("*.py"))

@@ -14,10 +14,13 @@ import pytest
 
 from grader.api import warm_up
 from grader.loader import Exercise, load_exercise
-from grader.sandboxes import docker as backend
+from grader.sandboxes import resources
 from grader.sandboxes.base import Job
-from grader.sandboxes.docker_gpus import GpuScheduler
-from grader.sandboxes.docker_janitor import stale_containers, sweep
+from grader.sandboxes.docker import engine as engines
+from grader.sandboxes.docker import sandbox as backend
+from grader.sandboxes.docker import warm
+from grader.sandboxes.docker.gpus import GpuScheduler
+from grader.sandboxes.docker.janitor import stale_containers, sweep
 from grader.sandboxes.pool import close_all
 from grader.schema import MAX_TIME_S
 
@@ -44,21 +47,21 @@ def flagship_variant(tmp_path: Path, *, gpu: str = "optional", time_s: float = M
 @pytest.fixture
 def fresh_engine(monkeypatch: pytest.MonkeyPatch) -> Any:
     """A backend state of its own, so a test may change its slots or GPUs."""
-    state = backend._Engine()
-    monkeypatch.setattr(backend, "_engine", state)
+    state = engines.Engine()
+    monkeypatch.setitem(resources._shared, "docker engine", state)
     return state
 
 
 def test_auto_finds_the_engine_and_the_image(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backend, "_available", (0.0, False))
-    assert backend.docker_available()
-    monkeypatch.setattr(backend, "_available", (0.0, False))
+    monkeypatch.setattr(engines, "_available", (0.0, False))
+    assert engines.docker_available()
+    monkeypatch.setattr(engines, "_available", (0.0, False))
     monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-no-such-image:never")
-    assert not backend.docker_available()
-    monkeypatch.setattr(backend, "_available", (0.0, False))
+    assert not engines.docker_available()
+    monkeypatch.setattr(engines, "_available", (0.0, False))
     monkeypatch.delenv("GRADER_SANDBOX_IMAGE")
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent.sock")
-    assert not backend.docker_available()
+    assert not engines.docker_available()
 
 
 def test_a_missing_image_is_the_platform_fault(monkeypatch: pytest.MonkeyPatch,
@@ -127,13 +130,11 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
     done = threading.Event()
 
     def watch() -> None:
-        from grader.sandboxes.docker_warm import idle_container_ids
-
         while not done.is_set():
             listed = fresh_engine.client.containers.list(
                 ignore_removed=True, filters={"label": "learnai.job", "status": "running"})
             # Warm sandboxes waiting for a job hold no slot; only those grading count.
-            idle = idle_container_ids()  # after listing, as tests/docker/conftest.py does
+            idle = warm.idle_container_ids()  # after listing, as tests/docker/conftest.py does
             running.append(len([c for c in listed if c.id not in idle]))
             time.sleep(0.2)
 
@@ -154,12 +155,11 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 
 def running_job(client: Any) -> Any | None:
     """The one job container of this process that is running now, if any."""
-    from grader.sandboxes.docker_settings import owner
-    from grader.sandboxes.docker_warm import idle_container_ids
+    from grader.sandboxes.docker.settings import owner
 
     found = client.containers.list(ignore_removed=True, filters={"label": f"learnai.owner={owner()}",
                                             "status": "running"})
-    idle = idle_container_ids()  # warm sandboxes waiting for a job are not "the job"
+    idle = warm.idle_container_ids()  # warm sandboxes waiting for a job are not "the job"
     grading = [c for c in found if c.id not in idle]
     return grading[0] if grading else None
 
@@ -240,15 +240,18 @@ class _NoWarmPool:
     def take(self, on_wait: Any = None) -> None:
         return None
 
+    def release(self, member: Any) -> None:
+        member.discard()  # as a WarmPool does with a member it never lent
+
 
 def test_a_harness_that_writes_nothing_is_the_platform_fault(
         monkeypatch: pytest.MonkeyPatch, flagship: Exercise, no_residue: None) -> None:
-    real = backend.container_kwargs
+    real = warm.container_kwargs
 
     def silent(*args: Any, **kwargs: Any) -> dict[str, Any]:
         return {**real(*args, **kwargs), "command": ["python3", "-c", "print('{\"version\": 1}')"]}
 
-    monkeypatch.setattr(backend, "container_kwargs", silent)
+    monkeypatch.setattr(warm, "container_kwargs", silent)
     # A warm container was started with the real command: this job must start its own.
     monkeypatch.setattr(backend, "docker_pool", lambda *args, **kwargs: _NoWarmPool())
     doc = backend.DockerSandbox().run(Job(exercise=flagship, code="x = 1\n"))

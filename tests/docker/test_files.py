@@ -12,14 +12,16 @@ from typing import Any
 import pytest
 
 from grader.results import validate_document
-from grader.sandboxes.docker_files import (
+from grader.sandboxes.docker.contract import (
     GRADER_UID,
+    JOB_FILE,
     ResultsUnreadable,
+    container_order,
     job_archive,
     parse_results_tar,
     read_results,
 )
-from grader.sandboxes.docker_image import image_name
+from grader.sandboxes.docker.image import image_name
 
 # A document as the harness writes it, every field present (validate_document fills defaults,
 # so a read is compared with the whole document, not a sketch of one).
@@ -45,9 +47,12 @@ def test_archive_hides_the_exercise_from_the_learner(tmp_path: Path) -> None:
     (exercise / "__pycache__").mkdir()
     (exercise / "__pycache__" / "x.pyc").write_bytes(b"junk")
     (exercise / "link.py").symlink_to("/etc/passwd")
-    with tarfile.open(fileobj=io.BytesIO(job_archive(exercise, "print('hi')\n"))) as tar:
-        members = {m.name: m for m in tar.getmembers()}
+    order = container_order(exercise, "ja", "run")
+    with tarfile.open(fileobj=io.BytesIO(job_archive(exercise, "print('hi')\n", order))) as tar:
+        listed = tar.getmembers()
+        members = {m.name: m for m in listed}
         submission = tar.extractfile("submission.py").read()  # type: ignore[union-attr]
+        written = json.loads(tar.extractfile("job.json").read())  # type: ignore[union-attr]
     assert submission == b"print('hi')\n"
     assert "exercises/demo-ex/link.py" not in members  # links are never copied
     assert not any("__pycache__" in name for name in members)
@@ -56,6 +61,10 @@ def test_archive_hides_the_exercise_from_the_learner(tmp_path: Path) -> None:
     for name in ("exercises/demo-ex/solution.py", "exercises/demo-ex/tests/test_a.py"):
         assert members[name].mode == 0o600, name
     assert members["submission.py"].mode == 0o644
+    # The order comes last (a warm entry starts when it sees it whole) and says where the rest is.
+    assert listed[-1].name == "job.json" and JOB_FILE.endswith("/job.json") and listed[-1].mode == 0o600
+    assert written == order == {"exercise": "/grading/exercises/demo-ex", "submission": "/grading/submission.py",
+                                "results": "/grading/out/results.json", "lang": "ja", "mode": "run"}
     assert {(m.uid, m.gid) for m in members.values()} == {(GRADER_UID, GRADER_UID)}
 
 

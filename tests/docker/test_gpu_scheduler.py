@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from grader.sandboxes.docker_gpus import GpuScheduler, has_nvidia_runtime, host_gpu_ids
+from grader.sandboxes.docker.gpus import GpuScheduler, has_nvidia_runtime, host_gpu_ids
 
 
 def test_hands_out_each_gpu_once() -> None:

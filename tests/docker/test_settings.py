@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from grader.sandboxes.docker import max_jobs
-from grader.sandboxes.docker_settings import Caps, container_kwargs, harness_command, wall_limit_s
+from grader.sandboxes.docker.contract import ENTRY, JOB_FILE, entry_command
+from grader.sandboxes.docker.settings import Caps, container_kwargs, wall_limit_s
 from grader.schema import Limits
 
 
 def settings(**limits: Any) -> dict[str, Any]:
-    return container_kwargs(Limits(**limits), exercise_id="demo-ex", job_id="abc", deadline=100,
-                            lang="ja", caps=Caps())
+    return container_kwargs(Limits(**limits), job_id="abc", deadline=100, max_idle_s=60, caps=Caps())
 
 
 def test_every_job_is_locked_down() -> None:
@@ -32,22 +32,26 @@ def test_every_job_is_locked_down() -> None:
     assert "privileged" not in kw and "volumes" not in kw and "device_requests" not in kw
 
 
+def runner_user(command: list[str]) -> str:
+    return command[command.index("--runner-user") + 1]
+
+
 def test_the_harness_drops_root_and_runs_learners_under_a_uid_of_their_own() -> None:
-    command = harness_command("demo-ex", "ja", 234567)
-    assert command[:3] == ["python3", "-m", "grader.sandboxes.docker_entry"]
-    assert command[command.index("--runner-user") + 1] == "234567:234567"
-    uids = {settings()["command"][-1] for _ in range(20)}
+    command = entry_command(234567, 60)
+    assert command[:4] == ["python3", "-m", "grader.sandboxes.docker.entry", "warm"] and ENTRY == command[2]
+    assert runner_user(command) == "234567:234567"
+    uids = {runner_user(settings()["command"]) for _ in range(20)}
     assert len(uids) > 15  # a fresh one per job
-    assert command[command.index("--lang") + 1] == "ja"
-    assert "/grading/exercises/demo-ex" in command
+    assert command[command.index("--job-file") + 1] == JOB_FILE
+    assert "--lifeline" in command  # the container ends itself when its process dies
 
 
 def test_limits_follow_the_exercise_under_the_caps() -> None:
     small, big = settings(memory_mb=512, processes=64), settings(memory_mb=4096, processes=1024)
     assert int(small["mem_limit"][:-1]) < int(big["mem_limit"][:-1])
     assert small["pids_limit"] < big["pids_limit"]
-    capped = container_kwargs(Limits(memory_mb=4096), exercise_id="x", job_id="y", deadline=0,
-                              lang="en", caps=Caps(memory_mb=1024, cpus=0.5))
+    capped = container_kwargs(Limits(memory_mb=4096), job_id="y", deadline=0, max_idle_s=60,
+                              caps=Caps(memory_mb=1024, cpus=0.5))
     assert capped["mem_limit"] == "1024m" and capped["nano_cpus"] == 500_000_000
 
 

@@ -17,7 +17,7 @@ from grader.api import run_code
 from grader.loader import Exercise
 from grader.sandboxes import pool as pools
 from grader.sandboxes.docker import DockerSandbox
-from grader.sandboxes.docker_settings import LABEL_WARM, container_kwargs
+from grader.sandboxes.docker.settings import LABEL_WARM, container_kwargs
 
 REPO = Path(__file__).resolve().parents[2]
 FILL_S = 300
@@ -53,15 +53,14 @@ def test_a_warm_container_is_hardened_exactly_like_a_cold_one(client: Any, docke
     member.container.reload()
     warm = member.container.attrs["HostConfig"]
     assert member.container.labels[LABEL_WARM] == "1"
-    cold_kwargs = container_kwargs(flagship.config.limits, exercise_id=flagship.id, job_id="x" * 16,
-                                   deadline=0, lang="en")
+    cold_kwargs = container_kwargs(flagship.config.limits, job_id="x" * 16, deadline=0, max_idle_s=1)
     cold = client.api.create_host_config(**{
         key: value for key, value in cold_kwargs.items()
         if key in ("network_mode", "read_only", "cap_drop", "cap_add", "security_opt", "pids_limit",
                    "mem_limit", "memswap_limit", "nano_cpus", "ipc_mode", "init", "shm_size", "tmpfs")})
     for field in HARDENING:
         assert warm.get(field) == cold.get(field), field
-    assert member.container.attrs["Config"]["User"] == "0:0"  # docker_entry drops to grader itself
+    assert member.container.attrs["Config"]["User"] == "0:0"  # the entry drops to grader itself
 
 
 LEAVES_STATE = """
@@ -121,7 +120,7 @@ def test_a_worker_that_exits_leaves_no_warm_container(client: Any, flagship):
         "import os\n"
         "os.environ['GRADER_POOL_SIZE'] = '1'\n"
         "from grader.sandboxes.docker import DockerSandbox\n"
-        "from grader.sandboxes.docker_settings import owner\n"
+        "from grader.sandboxes.docker.settings import owner\n"
         f"assert DockerSandbox().warm_pool().wait_filled({FILL_S})\n"
         "print(owner(), flush=True)\n"
     )
@@ -141,7 +140,7 @@ def test_a_warm_container_whose_process_was_killed_ends_itself(client: Any, flag
         "import os, time\n"
         "os.environ['GRADER_POOL_SIZE'] = '1'\n"
         "from grader.sandboxes.docker import DockerSandbox\n"
-        "from grader.sandboxes.docker_settings import owner\n"
+        "from grader.sandboxes.docker.settings import owner\n"
         f"assert DockerSandbox().warm_pool().wait_filled({FILL_S})\n"
         "print(owner(), flush=True)\n"
         "time.sleep(600)\n"

@@ -95,7 +95,7 @@ def test_releasing_a_member_the_pool_never_lent_only_discards_it():
 
 
 def test_another_sandbox_image_gets_its_own_docker_pool(monkeypatch):
-    from grader.sandboxes.docker_warm import docker_pool
+    from grader.sandboxes.docker.warm import docker_pool
     from grader.schema import Limits
 
     monkeypatch.setenv("GRADER_SANDBOX_IMAGE", "learnai-sandbox:one")

@@ -15,8 +15,8 @@ import pytest
 
 from grader.api import grade_code, run_code
 from grader.loader import Exercise, load_exercise
-from grader.sandboxes import local_warm
 from grader.sandboxes import pool as pools
+from grader.sandboxes import resources
 from grader.sandboxes.local import LocalSandbox
 from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool
 
@@ -214,8 +214,7 @@ def test_a_forked_child_starts_its_own_pool_and_never_ends_its_parents(pool_of):
     child = os.fork()
     if child == 0:  # the child: a fresh registry, and its exit clean-up leaves the parent's alone
         code = 0 if local_pool() is not pool and not local_pool()._idle else 1
-        local_warm.discard_all()  # what the child's atexit hooks run
-        pools.close_all()
+        resources.close_all()  # what the child's atexit hook runs
         os._exit(code)
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0

@@ -6,7 +6,8 @@
 #      the three capabilities survive the switch in the permitted set;
 #   2. raises them into the effective set and nowhere else: inheritable and ambient
 #      stay empty, so any program the harness executes starts with no capability;
-#   3. runs `python -m grader ...` in this same process (an exec would lose them).
+#   3. runs the warm entry (grader/sandboxes/warm_entry.py) in this same process (an exec
+#      would lose them): it waits for the job order, grades or runs it, writes the results.
 # The harness then forks the learner runner (grader/runner_fork.py): the child uses
 # SETUID/SETGID to become the job's own learner uid and then clears every capability set
 # itself (a fork, unlike an exec, would keep them), checking that none is left before the
@@ -21,13 +22,14 @@ import pwd
 import runpy
 import sys
 
+from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, WARM_ARG, WARM_ENTRY
+
 CAP_KILL, CAP_SETGID, CAP_SETUID = 5, 6, 7
 KEPT = (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)
 PR_SET_KEEPCAPS = 8
 PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
-HARNESS_USER = "grader"
 
 
 class _CapHeader(ctypes.Structure):
@@ -73,14 +75,12 @@ def become_harness_user(name: str = HARNESS_USER) -> None:
 
 def main(argv: list[str]) -> None:
     if os.getuid() != 0:
-        sys.exit("docker_entry: must start as root (it drops to 'grader' itself)")
+        sys.exit(f"{ENTRY}: must start as root (it drops to {HARNESS_USER!r} itself)")
+    if argv[:1] != [WARM_ARG]:
+        sys.exit(f"usage: python -m {ENTRY} {WARM_ARG} [warm entry options]")
     become_harness_user()
-    if argv[:1] == ["warm"]:  # a warm pool's container: waits for its job file
-        sys.argv = ["warm_entry", *argv[1:]]
-        runpy.run_module("grader.sandboxes.warm_entry", run_name="__main__", alter_sys=True)
-        return
-    sys.argv = ["grader", *argv]
-    runpy.run_module("grader", run_name="__main__", alter_sys=True)
+    sys.argv = [WARM_ENTRY, *argv[1:]]
+    runpy.run_module(WARM_ENTRY, run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

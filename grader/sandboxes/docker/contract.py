@@ -1,4 +1,11 @@
-"""Files in and out of a job's container: a tar with explicit owners and modes, a capped read."""
+"""The job contract of a sandbox: what goes in, what the entry runs, what comes out.
+
+One place for everything that crosses between the process that grades and the entry in the
+sandbox: the container's paths, the entry's commands, the job order a warm entry waits for
+(the local pool sends the same order on stdin), the files put in and the results read back.
+The entries themselves (entry.py, grader/sandboxes/warm_entry.py) run inside the image and
+take their protocol from here.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +19,55 @@ from typing import Any, BinaryIO
 
 from grader.results import validate_document
 
+# -- what the entry runs --------------------------------------------------------------------
+# A container starts as root in ENTRY, which drops to HARNESS_USER (keeping only SETUID, SETGID
+# and KILL) and runs WARM_ENTRY: it imports everything, forks the learner runner as the job's
+# own uid, says READY, then waits for ONE job order (JOB_FILE in a container, a line on stdin
+# in the local pool), grades or runs it, writes the document to its "results" path and exits.
+ENTRY = "grader.sandboxes.docker.entry"
+WARM_ENTRY = "grader.sandboxes.warm_entry"
+WARM_ARG = "warm"  # ENTRY's first argument: the warm entry follows
+HARNESS_USER = "grader"
 GRADER_UID = 10001  # the image's users (grader/Dockerfile)
 LEARNER_UID = 10002
-MAX_RESULTS_BYTES = 1024 * 1024
+READY = "ready"  # the warm entry's one line on stdout once it may be given a job
+
+# -- what goes in ---------------------------------------------------------------------------
+GRADING_DIR = "/grading"  # a fresh volume per container; job_archive's names are relative to it
+JOB_FILE = f"{GRADING_DIR}/job.json"  # the order; a warm container starts when it sees it whole
+SUBMISSION_PATH = f"{GRADING_DIR}/submission.py"
+RESULTS_PATH = f"{GRADING_DIR}/out/results.json"
+MODES = ("grade", "run")  # grade: the tests, a results document; run: the top level, a run document
+JOB_BYTES = 64 * 1024  # the most of an order the entry reads
 SKIP_NAMES = {"__pycache__", ".pytest_cache", ".git"}
-GO_MODE_SYMLINK = 1 << 27  # Go's os.ModeSymlink, as docker reports a path's mode
-GO_MODE_TYPE_BITS = 0xFFF00000  # any type bit: directory, symlink, device, pipe, socket...
+
+# -- what comes out -------------------------------------------------------------------------
+MAX_RESULTS_BYTES = 1024 * 1024
+GO_MODE_TYPE_BITS = 0xFFF00000  # any type bit docker reports: directory, symlink, device, pipe...
+
+
+def entry_command(uid: int, max_idle_s: float) -> list[str]:
+    """A container's command: the entry, the learner runner's own uid, how long to wait for a job.
+
+    --lifeline: its stdin is held open by the process that made it (warm.DockerMember); when
+    that process dies, Docker closes stdin and the container ends itself.
+    """
+    return ["python3", "-m", ENTRY, WARM_ARG, "--job-file", JOB_FILE,
+            "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}", "--lifeline"]
+
+
+def job_order(*, exercise: str, submission: str, results: str, lang: str, mode: str) -> dict[str, str]:
+    """The one job a warm entry is given: where its exercise, submission and results are."""
+    if mode not in MODES:
+        raise ValueError(f"unknown job mode {mode!r}")
+    return {"exercise": exercise, "submission": submission, "results": results, "lang": lang,
+            "mode": mode}
+
+
+def container_order(exercise_dir: Path, lang: str, mode: str) -> dict[str, str]:
+    """The job order of a container: the paths job_archive puts the files at."""
+    return job_order(exercise=f"{GRADING_DIR}/exercises/{exercise_dir.name}", submission=SUBMISSION_PATH,
+                     results=RESULTS_PATH, lang=lang, mode=mode)
 
 
 class ResultsUnreadable(Exception):
@@ -51,8 +101,8 @@ def _exercise_files(folder: Path) -> Iterable[tuple[str, Path | None]]:
                 yield str(rel_top / name), path
 
 
-def job_archive(exercise_dir: Path, code: str, job: dict[str, Any] | None = None) -> bytes:
-    """The tar put into /grading: exercises/<id>/ for grader's eyes only, the submission, out/.
+def job_archive(exercise_dir: Path, code: str, order: dict[str, str]) -> bytes:
+    """The tar put into /grading: exercises/<id>/ for grader's eyes only, the submission, out/, the order.
 
     Owners and modes are set here, not taken from the host, because the engine unpacks
     as root and the host's uids mean nothing inside the image.
@@ -69,10 +119,10 @@ def job_archive(exercise_dir: Path, code: str, job: dict[str, Any] | None = None
             else:
                 _add(tar, target, data=path.read_bytes(), mode=0o600)
         # The learner's own code: readable by the runner, writable by no one in there.
-        _add(tar, "submission.py", data=code.encode("utf-8"), mode=0o644)
-        _add(tar, "out", mode=0o700)
-        if job is not None:  # last: a warm container starts when it sees this file whole
-            _add(tar, "job.json", data=json.dumps(job).encode("utf-8"), mode=0o600)
+        _add(tar, os.path.relpath(SUBMISSION_PATH, GRADING_DIR), data=code.encode("utf-8"), mode=0o644)
+        _add(tar, os.path.relpath(os.path.dirname(RESULTS_PATH), GRADING_DIR), mode=0o700)
+        # Last: a warm container starts when it sees this file whole.
+        _add(tar, os.path.relpath(JOB_FILE, GRADING_DIR), data=json.dumps(order).encode("utf-8"), mode=0o600)
     return buffer.getvalue()
 
 

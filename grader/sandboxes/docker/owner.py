@@ -40,7 +40,7 @@ def known_dead(identity: str) -> bool:
     """True only when the worker ran on this host (same hostname) and its process is gone.
 
     Workers on other hosts (or in other compose containers) cannot be seen from here: their
-    containers end themselves when their worker dies (the stdin lifeline, warm_entry.py).
+    containers end themselves when their worker dies (the stdin lifeline, grader/sandboxes/warm_entry.py).
     """
     host, _, rest = identity.partition(":")
     pid, _, ticks = rest.partition(":")

@@ -1,4 +1,4 @@
-"""Container settings for one grading job: the exercise's limits under platform-wide caps."""
+"""Container settings for one job: the hardening, and the exercise's limits under platform-wide caps."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.sandboxes.base import HARNESS_SLACK_S
-from grader.sandboxes.docker_image import image_name
+from grader.sandboxes.docker.contract import GRADING_DIR, entry_command
+from grader.sandboxes.docker.image import image_name
+from grader.sandboxes.docker.owner import worker_identity
 from grader.schema import Limits
 
 LABEL_JOB = "learnai.job"
@@ -17,14 +19,11 @@ LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may rem
 LABEL_OWNER = "learnai.owner"  # host:pid of the worker that made it, for operators and tests
 LABEL_WARM = "learnai.warm"  # "1" on a pre-started container of a warm pool
 # The grading worker (host:pid:start of its main process) whose pool made the container:
-# workers remove the containers of dead workers (docker_janitor.remove_orphans).
+# workers remove the containers of dead workers (janitor.remove_orphans).
 LABEL_WORKER = "learnai.worker"
-JOB_FILE = "/grading/job.json"  # what a warm container waits for
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
-# KILL, see docker_entry.py), then the harness, which runs learner code as `learner`.
+# KILL, see entry.py), then the harness, which runs learner code under a uid of its own.
 CAPABILITIES = ["SETUID", "SETGID", "KILL"]
-GRADING_DIR = "/grading"
-RESULTS_PATH = f"{GRADING_DIR}/out/results.json"
 # Learner code runs under a uid of its own per job, picked from this range (no passwd
 # entry needed): per-uid kernel counts such as RLIMIT_NPROC are host-wide, not per
 # container, so a shared uid would let one job's fork bomb starve every other job.
@@ -77,49 +76,29 @@ def runner_uid() -> int:
     return RUNNER_UIDS[secrets.randbelow(len(RUNNER_UIDS))]
 
 
-def harness_command(exercise_id: str, lang: str, uid: int) -> list[str]:
-    return ["python3", "-m", "grader.sandboxes.docker_entry", "harness",
-            f"{GRADING_DIR}/exercises/{exercise_id}", f"{GRADING_DIR}/submission.py",
-            "--results", RESULTS_PATH, "--lang", lang, "--runner-user", f"{uid}:{uid}"]
-
-
-def warm_command(uid: int, max_idle_s: float) -> list[str]:
-    """A warm container's command: harness and runner start now, the job comes as JOB_FILE.
-
-    --lifeline: its stdin is held open by the process that made it (docker_warm.DockerMember);
-    when that process dies, Docker closes stdin and the container ends itself.
-    """
-    return ["python3", "-m", "grader.sandboxes.docker_entry", "warm", "--job-file", JOB_FILE,
-            "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}", "--lifeline"]
-
-
-def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline: float,
-                     lang: str, caps: Caps | None = None,
-                     warm_idle_s: float | None = None, cpu_shares: int | None = None) -> dict[str, Any]:
+def container_kwargs(limits: Limits, *, job_id: str, deadline: float, max_idle_s: float,
+                     warm: bool = False, caps: Caps | None = None,
+                     cpu_shares: int | None = None) -> dict[str, Any]:
     """Keyword arguments for `client.containers.create` (without the GPU request).
 
-    With `warm_idle_s`, the container is a warm pool's: same hardening, but its command
-    waits (at most that long) for a job file instead of grading one given now.
+    Every container, a warm pool's or one made for a job, is hardened alike and runs the same
+    entry, which waits (at most `max_idle_s`) for its job file; `warm` only labels it.
     """
     caps = caps or Caps.from_env()
     memory_mb = min(limits.memory_mb + HARNESS_MEMORY_MB + caps.shm_mb + caps.tmp_mb,
                     caps.memory_mb)
     from docker.types import Mount, Ulimit  # imported late: docker is optional for `local`
 
-    uid = runner_uid()
-    from grader.sandboxes.docker_owner import worker_identity
-
     labels = {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner(),
               LABEL_WORKER: worker_identity()}
-    if warm_idle_s is not None:
+    if warm:
         labels[LABEL_WARM] = "1"
     return {
         "image": image_name(),
-        "command": (harness_command(exercise_id, lang, uid) if warm_idle_s is None
-                    else warm_command(uid, warm_idle_s)),
+        "command": entry_command(runner_uid(), max_idle_s),
         "name": f"learnai-{job_id}",
         "labels": labels,
-        # Root only to start: docker_entry drops to `grader` before any grading code runs.
+        # Root only to start: the entry drops to `grader` before any grading code runs.
         "user": "0:0",
         "working_dir": GRADING_DIR,
         # /tmp is the container's own size-capped tmpfs, not the host's.
@@ -150,9 +129,9 @@ def container_kwargs(limits: Limits, *, exercise_id: str, job_id: str, deadline:
         "init": True,  # docker-init reaps zombies and forwards the kill
         "log_config": {"type": "json-file",
                        "config": {"max-size": f"{caps.log_kb}k", "max-file": "1"}},
-        # A warm container's stdin is its lifeline, closed by Docker when the process holding
-        # it attached dies. docker-py sets StdinOnce (close after the one client leaves) only
-        # for an attached container: detach=False does that, and nothing else for API starts.
-        "stdin_open": warm_idle_s is not None,
-        "detach": warm_idle_s is None,
+        # A container's stdin is its lifeline, closed by Docker when the process holding it
+        # attached dies. docker-py sets StdinOnce (close after the one client leaves) only for
+        # an attached container: detach=False does that, and nothing else for API starts.
+        "stdin_open": True,
+        "detach": False,
     }

@@ -9,7 +9,7 @@ from typing import Any
 
 IMAGE = "learnai-sandbox:latest"
 LABEL_SOURCE_HASH = "learnai.grader-hash"
-GRADER_DIR = Path(__file__).resolve().parent.parent
+GRADER_DIR = Path(__file__).resolve().parents[2]  # grader/
 
 
 def image_name() -> str:
@@ -17,9 +17,9 @@ def image_name() -> str:
 
 
 def source_hash(grader_dir: Path = GRADER_DIR) -> str:
-    """A digest of grader/**/*.py; scripts/build-sandbox-image.sh computes the same in shell.
+    """A digest of grader/**/*.py: the image's label (scripts/build-sandbox-image.sh calls this).
 
-    Shell: `cd REPO && find grader -name '*.py' | LC_ALL=C sort | xargs sha256sum | sha256sum`.
+    The same as `cd REPO && find grader -name '*.py' | LC_ALL=C sort | xargs sha256sum | sha256sum`.
     """
     lines = []
     root = grader_dir.parent

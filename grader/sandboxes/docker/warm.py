@@ -1,20 +1,21 @@
-"""Warm docker sandboxes: hardened containers started ahead, each waiting for ONE job file."""
+"""Docker sandboxes: hardened containers, started ahead (warm) or for a job, each for ONE job file."""
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import logging
-import os
 import threading
 import time
 import uuid
 from typing import Any
 
-from grader.sandboxes.docker_image import image_name
-from grader.sandboxes.docker_settings import container_kwargs, wall_limit_s
+from grader.sandboxes import resources
+from grader.sandboxes.docker.contract import READY
+from grader.sandboxes.docker.gpus import device_request
+from grader.sandboxes.docker.image import image_name
+from grader.sandboxes.docker.settings import container_kwargs, wall_limit_s
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, LOW_SHARES, NORMAL_SHARES
-from grader.sandboxes.pool import WarmPool, close_all, get_pool, max_idle_s
+from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
 from grader.schema import MAX_TIME_S, Limits
 
@@ -24,33 +25,48 @@ READY_POLL_S = 0.1
 
 
 class DockerMember:
-    """One pre-started container: same settings as a cold job's (docker_settings), no GPU.
+    """One container, hardened like every job's (settings.py): a warm pool's, or one for a job now.
 
-    Its harness has imported everything and started the learner runner as the job's own
-    uid; it waits for /grading/job.json, grades that one job and exits; the container is
-    then removed like any job's. Its deadline label covers the idle wait, so the janitor
-    removes it if this process dies without cleaning up.
+    Its entry imports everything and starts the learner runner as the job's own uid, then
+    waits for /grading/job.json, grades or runs that one job and exits; the container is then
+    removed. A warm one is started ahead, at a low CPU weight and with no GPU; one for a job is
+    the same container taken at once: at the job's weight, with its GPU, started once its job
+    is in. Its deadline label covers its whole life, so the janitor removes it if this process
+    dies without cleaning up.
     """
 
-    def __init__(self, client: Any, limits: Limits, *, start: bool = True):
+    def __init__(self, client: Any, limits: Limits, *, warm: bool = True,
+                 cpu_shares: int | None = None, gpu: str | None = None):
         idle = max_idle_s()
         self.limits = limits
-        job_id = uuid.uuid4().hex[:16]
-        kwargs = container_kwargs(limits, exercise_id="", job_id=job_id, lang="en",
-                                  # the job's own limit is not known yet: the longest any may have
-                                  deadline=time.time() + idle + wall_limit_s(Limits(time_s=MAX_TIME_S)),
-                                  warm_idle_s=idle, cpu_shares=LOW_SHARES)
+        # A warm one's job, and so its time limit, is not known yet: the longest any may have.
+        life = idle + wall_limit_s(Limits(time_s=MAX_TIME_S)) if warm else wall_limit_s(limits)
+        kwargs = container_kwargs(limits, job_id=uuid.uuid4().hex[:16], deadline=time.time() + life,
+                                  max_idle_s=idle, warm=warm, cpu_shares=LOW_SHARES if warm else cpu_shares)
+        if gpu is not None:
+            kwargs["device_requests"] = [device_request(gpu)]
         self.lifeline: Any = None
-        self._raised = False
+        self.started = False
+        self._raised = not warm  # a job's own container has the job's weight from the start
         with _live_lock:
             self.container = client.containers.create(**kwargs)
             _live.add(self)
-        # Attached before it starts, held for its whole life: this connection is what keeps the
-        # container's stdin open. If this process dies, the kernel closes it, Docker closes
-        # stdin and the container ends itself (warm_entry --lifeline): no atexit needed.
-        self.lifeline = self.container.attach_socket(params={"stdin": 1, "stream": 1})
-        if start:
+        try:
+            # Attached before it starts, held for its whole life: this connection is what keeps
+            # the container's stdin open. If this process dies, the kernel closes it, Docker
+            # closes stdin and the container ends itself (warm_entry --lifeline): no atexit needed.
+            self.lifeline = self.container.attach_socket(params={"stdin": 1, "stream": 1})
+            if warm:
+                self.start()
+        except BaseException:
+            self.discard()
+            raise
+
+    def start(self) -> None:
+        """Start it (once): a warm one at once, one for a job when its job is in."""
+        if not self.started:
             self.container.start()
+            self.started = True
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Until the harness says "ready" in its log; RuntimeError (and removed) if it never does."""
@@ -58,7 +74,7 @@ class DockerMember:
         deadline = started + timeout
         raised = False
         while time.monotonic() < deadline:
-            if b"ready" in self.container.logs(stdout=True, stderr=False, tail=5):
+            if READY.encode() in self.container.logs(stdout=True, stderr=False, tail=5):
                 return
             if not raised and time.monotonic() - started > LOW_PRIORITY_LIMIT_S:
                 raised = True  # a refill that yields must still finish (lane.py)
@@ -76,7 +92,8 @@ class DockerMember:
         The engine call runs beside the job's put_archive, not before it (about 10 ms saved).
         """
         _busy.add(self)
-        threading.Thread(target=self.raise_shares, name="warm-shares", daemon=True).start()
+        if not self._raised:
+            threading.Thread(target=self.raise_shares, name="warm-shares", daemon=True).start()
 
     def raise_shares(self) -> None:
         """To a grading's CPU weight (once: later calls cost nothing)."""
@@ -115,7 +132,7 @@ class DockerMember:
             _busy.discard(self)
 
 
-_live: set[DockerMember] = set()  # containers of this process's pools not yet removed
+_live: set[DockerMember] = set()  # containers this process made, not yet removed
 _live_lock = threading.Lock()
 _busy: set[DockerMember] = set()  # members given a job (until discarded)
 
@@ -128,8 +145,8 @@ def idle_container_ids() -> set[str]:
 
 
 def discard_all() -> None:
-    """Remove every warm container this process made that is still there (at exit)."""
-    close_all()  # first stop the pools refilling, so nothing new starts behind us
+    """Remove every container this process made that is still there (at exit, after the pools
+    stopped refilling: grader.sandboxes.resources closes them first)."""
     with _live_lock:
         members = list(_live)
     for member in members:
@@ -146,8 +163,7 @@ def _forget_after_fork() -> None:
     _busy.clear()
 
 
-os.register_at_fork(after_in_child=_forget_after_fork)
-atexit.register(discard_all)
+resources.register("docker containers", forget=_forget_after_fork, close=discard_all)
 
 
 def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool:

@@ -7,8 +7,8 @@ import logging
 import time
 from typing import Any
 
-from grader.sandboxes.docker_owner import known_dead, worker_identity
-from grader.sandboxes.docker_settings import LABEL_DEADLINE, LABEL_JOB, LABEL_WORKER
+from grader.sandboxes.docker.owner import known_dead, worker_identity
+from grader.sandboxes.docker.settings import LABEL_DEADLINE, LABEL_JOB, LABEL_WORKER
 
 log = logging.getLogger(__name__)
 GRACE_S = 30  # a job's own cleanup runs right after its deadline; leave it that long first
@@ -51,7 +51,7 @@ def sweep(client: Any, *, grace_s: float = GRACE_S) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m grader.sandboxes.docker_janitor [--grace S]`, e.g. from cron."""
+    """`python -m grader.sandboxes.docker.janitor [--grace S]`, e.g. from cron."""
     import docker
 
     parser = argparse.ArgumentParser(description=__doc__)
