@@ -22,6 +22,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from grader.sandboxes import resources
+
 # Low, not lowest: at nice 19 / cpu.shares 2 (weight 15 or 2 against 1024) a refill or an
 # instructor's grading made almost no progress on a host loaded 10x over (load average 20-26
 # on 2 cores in CI-like runs): warm containers missed their 180 s start, one could not even be
@@ -44,6 +46,15 @@ NORMAL_SHARES = 1024  # docker's default
 LOW_PRIORITY_LIMIT_S = 15.0
 
 _background = threading.BoundedSemaphore(1)
+
+
+def _forget_background() -> None:
+    # A child forked while a thread of the parent held the slot would find it taken forever.
+    global _background
+    _background = threading.BoundedSemaphore(1)
+
+
+resources.register("background lane slot", forget=_forget_background)
 
 
 @contextmanager

@@ -31,7 +31,7 @@ RETIRE_SHARE = 0.8
 # instead of 0.35 s on 2 cores); a job that runs long does not hold the refill up past this.
 REFILL_GRACE_S = 1.5
 # The longest a job waits for a starting member it took over (take()): a docker start's own
-# limit (docker_warm.READY_TIMEOUT_S). Raised to a grading's weight, the member is no slower
+# limit (grader.sandboxes.docker.warm.READY_TIMEOUT_S). Raised to a grading's weight, the member is no slower
 # than a cold container would be; a shorter wait only added a cold start after it (seen at
 # load 15: a job waited 60 s, then started cold).
 TAKE_OVER_WAIT_S = 180.0

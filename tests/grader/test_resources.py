@@ -94,3 +94,15 @@ def test_every_process_wide_sandbox_state_is_registered() -> None:
     assert names.index("warm pools") < names.index("docker containers")
     assert names.index("warm pools") < names.index("local warm sandboxes")
     assert {"zygote"} <= set(names)
+
+
+def test_a_child_forked_while_the_background_slot_is_held_can_take_it() -> None:
+    from grader.sandboxes import lane
+
+    with lane.background_slot(True):  # the parent's instructor check holds the one slot
+        pid = os.fork()
+        if pid == 0:  # the child (a Celery prefork worker) must get a slot of its own
+            taken = lane._background.acquire(timeout=2)
+            os._exit(0 if taken else 1)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
