@@ -191,8 +191,8 @@ def check_code(exercise: Exercise, sandbox: str | None, *, with_mutants: bool = 
     """
     solution = exercise.solution_path.read_text(encoding="utf-8")
     broken = static_problems(exercise.path)
-    if broken:  # nothing would collect: grading it only repeats these
-        return [AUTHORING + problem for problem in broken]
+    if broken:  # nothing would collect: grading it only repeats these; the texts are still read
+        return [AUTHORING + problem for problem in broken] + text_problems(exercise.path) + language_problems(exercise)
     jobs: list[tuple[str, str, Mutant | None]] = [
         ("solution", solution, None), ("starter", exercise.starter, None),
         ("empty", emptied(exercise.starter), None), ("raising", emptied(exercise.starter, raising=True), None)]

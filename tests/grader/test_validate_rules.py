@@ -154,3 +154,14 @@ def test_validate_reports_each_mistake_of_a_code_folder(tmp_path: Path) -> None:
     assert "prompt.ja.md is missing or empty: 'ja' learners would read prompt.md in English" in problems
     assert any(p.startswith("check 'output-exists' never fails: it passes on ") for p in problems), problems
     assert any(p.startswith("hints.md hands over solution.py line 10") for p in problems), problems
+
+
+def test_tests_that_cannot_collect_do_not_hide_the_folders_other_mistakes(tmp_path: Path) -> None:
+    # An instructor fixes a folder in one round, not one mistake per run of validate.
+    folder = copy(tmp_path, "amp-bf16")
+    (folder / "prompt.ja.md").unlink()
+    test_file = next((folder / "tests").glob("test_*.py"))
+    test_file.write_text("import not_a_module_anywhere\n" + test_file.read_text(encoding="utf-8"), encoding="utf-8")
+    problems = check_exercise(load_exercise(folder), sandbox="local").problems
+    assert any(p.startswith("authoring error: tests/") and "not_a_module_anywhere" in p for p in problems), problems
+    assert any(p.startswith("prompt.ja.md") for p in problems), problems
