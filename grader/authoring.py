@@ -19,6 +19,7 @@ from pathlib import Path
 # Modules an exercise's tests may import that resolve only inside a grading (the pytest plugin
 # provides grader.author's fixtures; the grader package itself sits beside this file).
 GRADER_PACKAGE = "grader"
+SANDBOX_REQUIREMENTS = Path(__file__).with_name("sandbox-requirements.txt")  # built into the image
 CHECK_DECORATORS = ("check",)  # grader.author's @check(slug, ...)
 
 # In pytest's long report: the frames name '/abs/path/tests/test_x.py:12' or 'File "...", line 12'.
@@ -84,11 +85,28 @@ def _module_found(name: str, folder: Path) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _installed(top: str) -> bool:
-    """Whether a top-level module can be imported here; asked once per name (find_spec walks sys.path)."""
+    """Whether a top-level module can be imported where the tests run; asked once per name.
+
+    The web process asks too, and its image has no torch (no learner code runs there): a package
+    the sandbox image installs counts as found wherever this runs.
+    """
+    if top in sandbox_packages():
+        return True
     try:
-        return importlib.util.find_spec(top) is not None
+        return importlib.util.find_spec(top) is not None  # walks sys.path
     except (ImportError, ValueError):
         return False
+
+
+@functools.lru_cache(maxsize=1)
+def sandbox_packages() -> frozenset[str]:
+    """The top-level modules of what the sandbox image installs (grader/sandbox-requirements.txt)."""
+    names = set()
+    for line in SANDBOX_REQUIREMENTS.read_text(encoding="utf-8").splitlines():
+        requirement = line.split("#", 1)[0].strip()
+        if requirement:
+            names.add(re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].lower().replace("-", "_"))
+    return frozenset(names)
 
 
 def _decorator_name(node: ast.expr) -> str:

@@ -35,7 +35,7 @@ fi
 # instance data or learners' submissions.
 ctx="$(mktemp -d /tmp/learnai-sandbox-ctx.XXXXXX)"
 trap 'rm -rf "$ctx"' EXIT
-cp "$root/grader/Dockerfile" "$root/scripts/sandbox-requirements.txt" "$ctx/"
+cp "$root/grader/Dockerfile" "$root/grader/sandbox-requirements.txt" "$ctx/"
 mkdir "$ctx/grader"
 tar -C "$root/grader" --exclude='__pycache__' --exclude='*.pyc' --exclude='Dockerfile' -c . \
     | tar -C "$ctx/grader" -x

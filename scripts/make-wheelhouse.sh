@@ -8,10 +8,10 @@ dir="${1:?usage: make-wheelhouse.sh DIR [--no-torch]}"
 here="$(cd "$(dirname "$0")" && pwd)"
 pip="${PIP:-$here/../.venv/bin/pip}"
 [ -x "$pip" ] || pip="pip3"
-reqs="$here/sandbox-requirements.txt"
+reqs="$here/../grader/sandbox-requirements.txt"
 if [ "${2:-}" = "--no-torch" ]; then
     reqs="$(mktemp)"; trap 'rm -f "$reqs"' EXIT
-    grep -v '^torch' "$here/sandbox-requirements.txt" > "$reqs"
+    grep -v '^torch' "$here/../grader/sandbox-requirements.txt" > "$reqs"
 fi
 
 mkdir -p "$dir"

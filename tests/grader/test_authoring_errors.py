@@ -55,6 +55,26 @@ def test_the_real_folders_have_no_authoring_problem() -> None:
         assert static_problems(folder) == [], folder.name
 
 
+def test_a_web_process_without_torch_finds_no_problem_in_the_real_folders(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The web image has no torch (no learner code runs there) and asks this check before a
+    # learner opens a folder: torch is the sandbox's, so every real folder stays available.
+    import importlib.util
+
+    from grader import authoring
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name.split(".")[0] == "torch" else real(name, *rest))
+    authoring._installed.cache_clear()
+    try:
+        assert "torch" in authoring.sandbox_packages()
+        assert {folder.name: static_problems(folder) for folder in sorted(EXERCISES.iterdir())
+                if (folder / "tests").is_dir() and static_problems(folder)} == {}
+        assert authoring._installed("numpy") and not authoring._installed("not_a_module_anywhere")
+    finally:
+        authoring._installed.cache_clear()
+
+
 @pytest.mark.parametrize("change,needle,cause", [
     (missing_import, "import no_such_helper", "ModuleNotFoundError: No module named 'no_such_helper'"),
     (syntax_error, "EXPECTED_COUNT = (", "SyntaxError"),
