@@ -50,7 +50,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "lesson": _L3, "section": "The complete training loop",
         "concept": {"en": "Backward runs each operation in the precision its forward used, so it needs no autocast; "
                           "autocast around it is not recommended.",
-                    "ja": "逆伝播は各演算を順伝播と同じ精度で実行するので autocast は不要で、"
+                    "ja": "逆伝播は各演算を順伝播で使われた精度のまま実行するので autocast は不要で、"
                           "autocast の中で呼ぶことは推奨されていません。"},
         "api": {"en": "The `with torch.autocast(...)` block ends where the indentation returns; backward belongs "
                       "after it.",
@@ -68,20 +68,20 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "lesson": _L3, "section": "GradScaler: loss scaling that adjusts itself",
         "concept": {"en": "The gradients are still multiplied by the scale: the scaler must divide them back and skip "
                           "the step when one is inf or NaN.",
-                    "ja": "勾配にはまだスケールが掛かっています。scaler が割り戻し、inf や NaN があればステップを"
-                          "飛ばす必要があります。"},
+                    "ja": "勾配にはまだスケールが掛かっています。スケーラーがスケールを戻し、"
+                          "inf や NaN があればステップをスキップする必要があります。"},
         "api": {"en": "`GradScaler.step(optimizer)` unscales and then calls the optimizer's `step` (or skips it).",
-                "ja": "`GradScaler.step(optimizer)` は勾配を割り戻してからオプティマイザの `step` を呼びます"
-                      "（または飛ばします）。"}},
+                "ja": "`GradScaler.step(optimizer)` は勾配のスケールを戻してからオプティマイザの `step` を呼びます"
+                      "（またはスキップします）。"}},
     "update-after-step": {
         "lesson": _L3, "section": "GradScaler: loss scaling that adjusts itself",
         "concept": {"en": "The scale adapts: it shrinks after a step with inf/NaN gradients and grows after a run "
                           "of good steps. Each iteration ends by telling the scaler how it went.",
                     "ja": "スケールは変化します。inf/NaN の勾配があったステップの後は小さく、うまくいくステップが"
-                          "続くと大きくなります。各イテレーションの最後に scaler へ結果を伝えます。"},
+                          "続くと大きくなります。各イテレーションの最後にスケーラーへ結果を伝えます。"},
         "api": {"en": "`GradScaler.update()` adjusts the scale; once per iteration, after the scaler's step.",
                 "ja": "`GradScaler.update()` がスケールを調整します。"
-                      "イテレーションごとに 1 回、scaler の step の後です。"}},
+                      "イテレーションごとに 1 回、スケーラーのステップの後です。"}},
     "zero-grad-each-iteration": {
         "lesson": _L3, "section": "Clear gradients every iteration",
         "concept": {"en": "Backward adds to `.grad`; without clearing, each step uses the sum of every batch so far.",
@@ -93,10 +93,10 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "lesson": _L3, "section": "Unscale before clipping gradients",
         "concept": {"en": "A gradient norm measured on scaled gradients is the scale times too large: unscale first, "
                           "then clip, then step.",
-                    "ja": "スケールされた勾配で測ったノルムはスケール倍だけ大きすぎます。先に割り戻し、次にクリップ、"
-                          "最後にステップです。"},
+                    "ja": "スケールされた勾配で測ったノルムはスケール倍だけ大きすぎます。"
+                          "先にスケールを戻し、次にクリップ、最後にステップです。"},
         "api": {"en": "`GradScaler.unscale_(optimizer)` divides that optimizer's gradients in place, once per step.",
-                "ja": "`GradScaler.unscale_(optimizer)` はそのオプティマイザの勾配をその場で割り戻します。"
+                "ja": "`GradScaler.unscale_(optimizer)` はそのオプティマイザの勾配のスケールをその場で戻します。"
                       "ステップごとに 1 回です。"}},
     "fp32-master-weights": {
         "lesson": _L3, "section": "Do not call `.half()` on the model",
@@ -109,7 +109,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
                       "one-scaler": {
         "lesson": _L3, "section": "GradScaler: loss scaling that adjusts itself",
         "concept": {"en": "The scaler remembers its scale from step to step; a new one starts over every time.",
-                    "ja": "scaler はステップをまたいでスケールを覚えています。新しく作るたびに最初からになります。"},
+                    "ja": "スケーラーはステップをまたいでスケールを覚えています。新しく作るたびに最初からになります。"},
         "api": {"en": "The function receives its `GradScaler` as an argument.",
                 "ja": "関数は `GradScaler` を引数として受け取ります。"}},
                       "trains-every-batch": {
@@ -128,7 +128,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "bf16-autocast": {
         "lesson": _L3, "section": "FP16 vs BF16",
         "concept": {"en": "bfloat16 has float32's range, so its gradients do not underflow and need no scaler.",
-                    "ja": "bfloat16 は float32 と同じ範囲を持つので、勾配がアンダーフローせず scaler も不要です。"},
+                    "ja": "bfloat16 は float32 と同じ範囲を持つので、勾配がアンダーフローせずスケーラーも不要です。"},
         "api": {"en": "`torch.autocast` takes the precision as its `dtype` argument.",
                 "ja": "`torch.autocast` は精度を `dtype` 引数で受け取ります。"}},
                       "runs": {
@@ -153,7 +153,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "concept": {"en": "Without a GradScaler nothing multiplies the gradients, so they can be clipped as they "
                           "are: after the backward pass makes them and before the step uses them.",
                     "ja": "GradScaler がなければ勾配には何も掛かっていないので、そのままクリップできます。"
-                          "backward が勾配を作った後、step がそれを使う前です。"},
+                          "backward が勾配を作った後、ステップがそれを使う前です。"},
         "api": {"en": "`torch.nn.utils.clip_grad_norm_(parameters, max_norm)` rescales the gradients in place.",
                 "ja": "`torch.nn.utils.clip_grad_norm_(parameters, max_norm)` は勾配をその場で縮めます。"}},
     "eval-mode": {
@@ -178,7 +178,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "concept": {"en": "Evaluating measures the model as it is; any backward pass or step would change what "
                           "is being measured.",
                     "ja": "評価はモデルをそのまま測るものです。"
-                          "backward や step をするとモデル自体が変わってしまいます。"},
+                          "backward やステップをするとモデル自体が変わってしまいます。"},
         "api": {"en": "An evaluation loop calls only the model and the loss function.",
                 "ja": "評価ループで呼ぶのはモデルと損失関数だけです。"}},
 }

@@ -8,7 +8,7 @@ RUN_ERRORS: dict[str, dict[str, str]] = {
     "syntax": {
         "en": "Python could not read your code: {detail} (line {line}). Fix this line first; "
               "nothing else was checked.",
-        "ja": "コードを Python が読み込めませんでした: {detail}（{line} 行目）。"
+        "ja": "{line} 行目のコードを Python が読み込めませんでした（{detail}）。"
               "まずこの行を直してください。ほかのチェックは実行されていません。",
     },
     "runtime": {

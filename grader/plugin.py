@@ -78,7 +78,7 @@ LEARNER_RAISED_NO_LINE = {
 
 STOPPED_BEFORE = {
     "en": "Not checked: your code had already been stopped.",
-    "ja": "未確認: コードはすでに停止されていました。",
+    "ja": "未確認：コードはすでに停止されていました。",
 }
 FIRST_LOOP = {
     "en": "The first loop of your code is on line {line}.",

@@ -22,7 +22,7 @@ def unscale_before_clip(ctx: Context) -> Finding:
 
 @register(SLUG_CLIP_PLAIN, needs=("no-scaler", "train"),
           title={"en": "Gradients are clipped after backward and before the step",
-                 "ja": "勾配を backward の後、step の前にクリップする"},
+                 "ja": "勾配を backward の後、ステップの前にクリップする"},
           hint={"en": "Call `clip_grad_norm_` on the model's parameters between `loss.backward()` and "
                       "`optimizer.step()`: without a GradScaler the gradients are already at their true size.",
                 "ja": "`loss.backward()` と `optimizer.step()` の間で、モデルのパラメータに `clip_grad_norm_` を"
@@ -45,14 +45,14 @@ def _judge_clipping(ctx: Context, slug: str) -> Finding:
             return failed(slug, {
                 "en": "The gradients are never clipped: call torch.nn.utils.clip_grad_norm_ on the "
                       "model's parameters after the backward pass and before optimizer.step().",
-                "ja": "勾配がクリッピングされていません。backward の後、optimizer.step() の前に "
-                      "torch.nn.utils.clip_grad_norm_ をモデルのパラメータに対して呼びましょう。"},
+                "ja": "勾配がクリッピングされていません。backward の後、`optimizer.step()` の前に "
+                      "`torch.nn.utils.clip_grad_norm_` をモデルのパラメータに対して呼びましょう。"},
                 ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
         return failed(slug, {
             "en": "The gradients are never clipped: call torch.nn.utils.clip_grad_norm_ on the "
                   "model's parameters after scaler.unscale_(optimizer).",
-            "ja": "勾配がクリッピングされていません。scaler.unscale_(optimizer) の後に "
-                  "torch.nn.utils.clip_grad_norm_ をモデルのパラメータに対して呼びましょう。"},
+            "ja": "勾配がクリッピングされていません。`scaler.unscale_(optimizer)` の後に "
+                  "`torch.nn.utils.clip_grad_norm_` をモデルのパラメータに対して呼びましょう。"},
             ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
     for clip in clips:
         line = clip.get("line")
@@ -70,7 +70,7 @@ def _judge_clipping(ctx: Context, slug: str) -> Finding:
             return failed(slug, {
                 "en": f"clip_grad_norm_ on line {line} runs after the optimizer step on line {at}, "
                       "so the update has already used the unclipped gradients.",
-                "ja": f"{line} 行目の clip_grad_norm_ が {at} 行目の step の後に実行されているた"
+                "ja": f"{line} 行目の `clip_grad_norm_` が {at} 行目のステップの後に実行されているた"
                       "め、更新にはクリップ前の勾配が使われています。"}, line)
         if clip.get("unscaled") is False:
             later = [u for u in trace.after(clip, trace.of("unscale"))
@@ -84,6 +84,6 @@ def _judge_clipping(ctx: Context, slug: str) -> Finding:
             return failed(slug, {
                 "en": f"clip_grad_norm_ on line {line} clips gradients that are still multiplied "
                       f"by the loss scale{seen}, so the threshold means nothing.{after}",
-                "ja": f"{line} 行目の clip_grad_norm_ は、まだ損失スケールが掛かったままの勾配を"
-                      f"クリップしているため{seen_ja}、閾値が意味を持ちません。{after_ja}"}, line)
+                "ja": f"{line} 行目の `clip_grad_norm_` は、まだロススケールが掛かったままの勾配を"
+                      f"クリップしているため{seen_ja}、しきい値が意味を持ちません。{after_ja}"}, line)
     return passed(slug)

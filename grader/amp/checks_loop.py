@@ -30,7 +30,7 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
     if not trace.of("backward"):
         return ctx.stopped(SLUG_ZERO) if trace.raised else skipped(SLUG_ZERO, {
             "en": "Not checked: your function never calls backward().",
-            "ja": "未確認: 関数が backward() を一度も呼んでいません。"})
+            "ja": "未確認：関数が `backward()` を一度も呼んでいません。"})
     previous: Window | None = None
     for window in trace.windows:
         backwards, steps = window.of("backward"), _step_events(window)
@@ -43,9 +43,9 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
                     "en": f"zero_grad() on line {line} runs between backward() (line "
                           f"{backwards[-1].get('line')}) and the optimizer step (line "
                           f"{steps[0].get('line')}): it wipes the gradients before they are used.",
-                    "ja": f"{line} 行目の zero_grad() が backward()（{backwards[-1].get('line')} 行"
-                          f"目）と step（{steps[0].get('line')} 行目）の間で実行され、使われる前に"
-                          "勾配を消しています。"}, line)
+                    "ja": f"{line} 行目の `zero_grad()` が `backward()`（{backwards[-1].get('line')} 行"
+                          f"目）とステップ（{steps[0].get('line')} 行目）の間で実行され、使われる前に"
+                          "勾配をクリアしています。"}, line)
         # Stale gradients are this check's mistake only when the previous window did step:
         # a loop that skips steps keeps its gradients on purpose (the step check says so).
         stepped_before = previous is None or _ends_with_step(previous)
@@ -61,8 +61,8 @@ def zero_grad_each_iteration(ctx: Context) -> Finding:
                 return failed(SLUG_ZERO, {
                     "en": f"zero_grad() on line {line} runs on every micro-batch, so the gradients "
                           "never add up; clear them only after each optimizer step.",
-                    "ja": f"{line} 行目の zero_grad() がマイクロバッチごとに実行されるため、勾配が"
-                          "蓄積されません。勾配のクリアは各 step の後だけにしましょう。"}, line)
+                    "ja": f"{line} 行目の `zero_grad()` がマイクロバッチごとに実行されるため、勾配が"
+                          "累積されません。勾配のクリアは各ステップの後だけにしましょう。"}, line)
     return passed(SLUG_ZERO)
 
 
@@ -90,7 +90,7 @@ def _stale_gradients(ctx: Context, backward: Event, window: int) -> Finding:
     return failed(SLUG_ZERO, {
         "en": f"Your loop {what_en}: in step {window + 1}, backward() on line {line} adds to the "
               "gradients left over from the previous batch.",
-        "ja": f"ループが{what_ja}ため、{window + 1} 回目の step で {line} 行目の backward() が前の"
+        "ja": f"ループが{what_ja}ため、{window + 1} 回目のステップで {line} 行目の `backward()` が前の"
               "バッチの勾配に足し込んでいます。"}, line)
 
 
@@ -148,7 +148,7 @@ def mean_loss_returned(ctx: Context) -> Finding:
         losses = []
     else:
         return skipped(SLUG_MEAN, {"en": "Not checked: the losses could not be observed.",
-                                   "ja": "未確認: 損失を観測できませんでした。"})
+                                   "ja": "未確認：損失を観測できませんでした。"})
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
     message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
@@ -204,7 +204,7 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
     if losses and k > 1 and near(expected / k):
         return {"en": base_en + f": that is the mean of the losses divided by {k}; add up the "
                                 "undivided loss.item().",
-                "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の loss.item() を合計"
+                "ja": base_ja + f"。これは {k} で割った損失の平均です。割る前の `loss.item()` を合計"
                                 "しましょう。"}
     return None
 
@@ -214,7 +214,7 @@ def _describe_wrong_mean(value: float, expected: float, losses: list, k: int,
                  "ja": "ローダーのすべてのバッチで学習する"},
           hint={"en": "Loop over the whole loader: `for inputs, targets in loader:` with no `break` or `continue`.",
                 "ja": "`for inputs, targets in loader:` でローダー全体を回し、"
-                      "`break` や `continue` で飛ばさないでください。"})
+                      "`break` や `continue` でバッチをスキップしないでください。"})
 def trains_every_batch(ctx: Context) -> Finding:
     trace = ctx.trace
     if trace.raised:
@@ -232,17 +232,17 @@ def trains_every_batch(ctx: Context) -> Finding:
             "en": f"Batch {idle[0].index + 1} of {trace.batches} was fetched but not trained on "
                   f"(the loop on line {idle[0].line} skips it).",
             "ja": f"{trace.batches} バッチ中 {idle[0].index + 1} 番目のバッチが取り出されたのに学習"
-                  f"に使われていません（{idle[0].line} 行目のループが飛ばしています）"
+                  f"に使われていません（{idle[0].line} 行目のループがスキップしています）"
                   "。"}, idle[0].line)
     return passed(SLUG_EVERY)
 
 
 @register("accumulation-window", needs=("accumulate",),
           title={"en": "Steps once every k micro-batches, with the loss divided by k",
-                 "ja": "k 個のマイクロバッチごとに 1 回 step し、損失を k で割る"},
+                 "ja": "k 個のマイクロバッチごとに 1 回ステップし、損失を k で割る"},
           hint={"en": "Every batch contributes a backward pass of its loss divided by `accum_steps`; the step, "
                       "the update and clearing the gradients happen only once the window is full.",
-                "ja": "毎バッチ、`accum_steps` で割った損失で逆伝播します。step・update・勾配のクリアは、"
+                "ja": "毎バッチ、`accum_steps` で割った損失で逆伝播します。ステップ・スケールの更新・勾配のクリアは、"
                       "ウィンドウがいっぱいになったときだけ行いましょう。"})
 def accumulation_window(ctx: Context) -> Finding:
     k, trace = ctx.spec.accumulate, ctx.trace
@@ -256,7 +256,7 @@ def accumulation_window(ctx: Context) -> Finding:
                       f"optimizer step, after batch {window.index * k + k}, but made {len(steps)}"
                       + (f" (line {line})." if line else "."),
                 "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に "
-                      f"1 回だけ step するはずが、{len(steps)} 回 step しています"
+                      f"1 回だけステップするはずが、{len(steps)} 回ステップしています"
                       + (f"（{line} 行目）。" if line else "。")}, line)
     for iteration in trace.iterations:
         scales, losses = iteration.of("scale"), iteration.of("loss")
@@ -277,7 +277,7 @@ def accumulation_window(ctx: Context) -> Finding:
                       f"divide it by accum_steps ({k}) so the accumulated gradient is a mean, not "
                       "a sum.",
                 "ja": f"{line} 行目の backward() はバッチ損失の {ratio:.3g} 倍に対して実行されてい"
-                      f"ます。accum_steps（{k}）で割り、蓄積した勾配が和ではなく平均になるようにし"
+                      f"ます。accum_steps（{k}）で割り、累積した勾配が和ではなく平均になるようにし"
                       "ましょう。"}, line)
     if not ctx.windows_done and trace.raised:
         return ctx.stopped(SLUG_ACCUM)

@@ -21,7 +21,7 @@ def loss_in_float32(ctx: Context) -> Finding:
     if not losses:
         return ctx.stopped(SLUG_LOSS) if ctx.trace.raised else skipped(SLUG_LOSS, {
             "en": "Not checked: your function never computes the loss.",
-            "ja": "未確認: 関数が損失を一度も計算していません。"})
+            "ja": "未確認：関数が損失を一度も計算していません。"})
     low = [e for e in losses if e.get("dtype") not in ("float32", "float64")]
     if not low:
         return passed(SLUG_LOSS)
@@ -33,4 +33,4 @@ def loss_in_float32(ctx: Context) -> Finding:
               + (" and can overflow, even more once the scaler multiplies it." if dtype == "float16" else "."),
         "ja": f"{line} 行目の損失は {dtype} で計算されています。autocast はこの損失を float32 にしないため "
               f"{dtype} のままとなり（{len(losses)} バッチ中 {len(low)} バッチ）、平均の精度が落ちます"
-              + ("。さらに scaler が掛けるとオーバーフローしやすくなります。" if dtype == "float16" else "。")}, line)
+              + ("。さらにスケーラーが掛けるとオーバーフローしやすくなります。" if dtype == "float16" else "。")}, line)

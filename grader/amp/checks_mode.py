@@ -12,7 +12,7 @@ SLUG_DEVICE = "batch-on-device"
 def _no_forward(ctx: Context, slug: str) -> Finding:
     return ctx.stopped(slug) if ctx.trace.raised else skipped(slug, {
         "en": "Not checked: your function never calls the model.",
-        "ja": "未確認: 関数がモデルを一度も呼んでいません。"})
+        "ja": "未確認：関数がモデルを一度も呼んでいません。"})
 
 
 @register(SLUG_MODE, needs=("train",),
@@ -122,7 +122,7 @@ def no_grad_in_eval(ctx: Context) -> Finding:
           title={"en": "Evaluation does not train the model", "ja": "評価ではモデルを学習させない"},
           hint={"en": "An evaluation loop only runs the model and the loss: no `backward()`, no optimizer or "
                       "scaler step, no `zero_grad()`.",
-                "ja": "評価ループはモデルと損失を計算するだけです。`backward()`、オプティマイザや scaler の step、"
+                "ja": "評価ループはモデルと損失を計算するだけです。`backward()`、オプティマイザやスケーラーのステップ、"
                       "`zero_grad()` は不要です。"})
 def no_training_in_eval(ctx: Context) -> Finding:
     if not ctx.trace.of("forward"):
@@ -136,4 +136,4 @@ def no_training_in_eval(ctx: Context) -> Finding:
             "zero-grad": "zero_grad()"}[first["kind"]]
     return failed(SLUG_NO_TRAINING, {
         "en": f"{what} on line {line} runs during evaluation: evaluating must leave the model as it was.",
-        "ja": f"{line} 行目の {what} が評価中に実行されています。評価ではモデルを変えてはいけません。"}, line)
+        "ja": f"{line} 行目の `{what}` が評価中に実行されています。評価ではモデルを変えてはいけません。"}, line)

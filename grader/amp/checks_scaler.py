@@ -74,8 +74,8 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
         return failed(SLUG_SCALED, {
             "en": f"scaler.scale(loss) on line {at} makes a scaled loss, but backward() on line "
                   f"{line} runs on the unscaled one. Call backward on what scale() returns.",
-            "ja": f"{at} 行目の scaler.scale(loss) でスケールした損失を作っていますが、{line} 行目"
-                  "の backward() はスケールしていない損失に対して呼ばれています。scale() の戻り値"
+            "ja": f"{at} 行目の `scaler.scale(loss)` でスケールした損失を作っていますが、{line} 行目"
+                  "の `backward()` はスケールしていない損失に対して呼ばれています。`scale()` の戻り値"
                   "に対して backward を呼びましょう。"}, line)
     return failed(SLUG_SCALED, _with_note({
         "en": f"backward() on line {line} runs on the unscaled loss. In float16 small gradients "
@@ -88,7 +88,7 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
 
 @register("step-through-scaler", needs=("scaler",),
           title={"en": "The optimizer steps once per batch through the scaler",
-                 "ja": "オプティマイザはバッチごとに 1 回、scaler 経由で step する"},
+                 "ja": "オプティマイザはバッチごとに 1 回、スケーラー経由でステップする"},
           hint={"en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
                 "ja": "`optimizer.step()` をバッチごとに 1 回の `scaler.step(optimizer)` に置き換えましょう。"})
 def step_through_scaler(ctx: Context) -> Finding:
@@ -100,7 +100,7 @@ def step_through_scaler(ctx: Context) -> Finding:
         return failed(SLUG_STEP, {
             "en": f"The optimizer never steps, so the weights never change. Call {call} after the "
                   "backward pass.",
-            "ja": f"オプティマイザが一度も step しないため、重みが変わりません。backward の後に {call} "
+            "ja": f"オプティマイザが一度もステップしないため、重みが変わりません。backward の後に `{call}` "
                   "を呼びましょう。"},
             ctx.static.main_loop(ctx.spec.entry) or ctx.def_line)
     if not _scaler_in_play(ctx):
@@ -113,10 +113,10 @@ def step_through_scaler(ctx: Context) -> Finding:
                 "en": f"The optimizer steps twice in iteration {iteration.index + 1}: "
                       f"scaler.step(optimizer) on line {steps[0].get('line')} and optimizer.step() "
                       f"on line {direct[0].get('line')}. Keep only scaler.step(optimizer).",
-                "ja": f"{iteration.index + 1} 回目のイテレーションでオプティマイザが 2 回 step して"
-                      f"います（{steps[0].get('line')} 行目の scaler.step(optimizer) "
-                      f"と {direct[0].get('line')} 行目の optimizer.step()）。"
-                      "scaler.step(optimizer) "
+                "ja": f"{iteration.index + 1} 回目のイテレーションでオプティマイザが 2 回ステップして"
+                      f"います（{steps[0].get('line')} 行目の `scaler.step(optimizer)` "
+                      f"と {direct[0].get('line')} 行目の `optimizer.step()`）。"
+                      "`scaler.step(optimizer)` "
                       "だけにしましょう。"}, direct[0].get("line"))
         if direct:
             line = direct[0].get("line")
@@ -124,15 +124,15 @@ def step_through_scaler(ctx: Context) -> Finding:
                 "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
                       "still multiplied by the loss scale and steps with inf/NaN gradients are not "
                       "skipped.",
-                "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配には損失"
-                      "スケールが掛かったままで、inf/NaN の勾配による step も飛ばされませ"
+                "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。勾配にはロス"
+                      "スケールが掛かったままで、inf/NaN の勾配によるステップもスキップされませ"
                       "ん。"}, switch_note(ctx, line)), line)
         if len(steps) > 1:
             return failed(SLUG_STEP, {
                 "en": f"scaler.step(optimizer) runs {len(steps)} times in iteration "
                       f"{iteration.index + 1} (line {steps[1].get('line')}); step once per batch.",
-                "ja": f"{iteration.index + 1} 回目のイテレーションで scaler.step(optimizer) "
-                      f"が {len(steps)} 回実行されています（{steps[1].get('line')} 行目）。step は"
+                "ja": f"{iteration.index + 1} 回目のイテレーションで `scaler.step(optimizer)` "
+                      f"が {len(steps)} 回実行されています（{steps[1].get('line')} 行目）。ステップは"
                       "バッチ"
                       "ごとに 1 回です。"}, steps[1].get("line"))
     if ctx.spec.accumulate == 1:
@@ -144,14 +144,14 @@ def step_through_scaler(ctx: Context) -> Finding:
                     "en": f"Iteration {window.index + 1} (the loop on line {line}) never steps the "
                           "optimizer; every batch needs scaler.step(optimizer).",
                     "ja": f"{window.index + 1} 回目のイテレーション（{line} 行目のループ）で "
-                          "オプティマイザが step していません。毎バッチ scaler.step(optimizer) が"
+                          "オプティマイザがステップしていません。毎バッチ `scaler.step(optimizer)` が"
                           "必要です。"}, line)
     return passed(SLUG_STEP)
 
 
 @register("update-after-step", needs=("scaler",),
           title={"en": "scaler.update() runs once per step, after scaler.step()",
-                 "ja": "scaler.update() は step ごとに 1 回、scaler.step() の後に呼ぶ"},
+                 "ja": "`scaler.update()` はステップごとに 1 回、`scaler.step()` の後に呼ぶ"},
           hint={"en": "Call `scaler.update()` inside the loop, right after `scaler.step(optimizer)`.",
                 "ja": "ループの中で `scaler.step(optimizer)` の直後に `scaler.update()` を呼びましょう。"})
 def update_after_step(ctx: Context) -> Finding:
@@ -170,7 +170,7 @@ def update_after_step(ctx: Context) -> Finding:
             return ctx.stopped(SLUG_UPDATE)
         return skipped(SLUG_UPDATE, {
             "en": "Not checked: the optimizer never steps through the scaler (see the step check).",
-            "ja": "未確認: オプティマイザが scaler 経由で step していません（step のチェックを参"
+            "ja": "未確認：オプティマイザがスケーラー経由でステップしていません（ステップのチェックを参"
                   "照）。"})
     previous = None
     for event in sequence:
@@ -181,15 +181,15 @@ def update_after_step(ctx: Context) -> Finding:
                 "en": f"scaler.update() on line {event.get('line')} runs before "
                       f"scaler.step(optimizer){f' on line {at}' if at else ''}; update() sets the "
                       "next scale from what step() found, so swap them.",
-                "ja": f"{event.get('line')} 行目の scaler.update() が scaler.step(optimizer)"
-                      f"{f'（{at} 行目）' if at else ''}より前にあります。update() は step() の結果"
+                "ja": f"{event.get('line')} 行目の `scaler.update()` が `scaler.step(optimizer)`"
+                      f"{f'（{at} 行目）' if at else ''}より前にあります。`update()` は `step()` の結果"
                       "から次のスケールを決めるので、順番を入れ替えましょう。"}, event.get("line"))
         if event["kind"] == "scaler-update" and previous["kind"] == "scaler-update":
             return failed(SLUG_UPDATE, {
                 "en": f"scaler.update() on line {event.get('line')} runs a second time for one "
                       "step; call it once, right after scaler.step().",
-                "ja": f"{event.get('line')} 行目の scaler.update() が 1 回の step に対して 2 回目の"
-                      "実行になっています。scaler.step() の直後に 1 回だけ呼びましょう。"},
+                "ja": f"{event.get('line')} 行目の `scaler.update()` が 1 回のステップに対して 2 回目の"
+                      "実行になっています。`scaler.step()` の直後に 1 回だけ呼びましょう。"},
                 event.get("line"))
         if event["kind"] != "scaler-update" and previous is not None \
                 and previous["kind"] != "scaler-update" \
@@ -214,14 +214,14 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
         return failed(SLUG_UPDATE, {
             "en": f"scaler.update() on line {line} runs once, after the loop. The scale must be "
                   "updated after every scaler.step(optimizer), inside the loop.",
-            "ja": f"{line} 行目の scaler.update() はループの後に 1 回だけ実行されます。スケールは毎"
-                  "回の scaler.step(optimizer) の後に、ループの中で更新する必要がありま"
+            "ja": f"{line} 行目の `scaler.update()` はループの後に 1 回だけ実行されます。スケールは毎"
+                  "回の `scaler.step(optimizer)` の後に、ループの中で更新する必要がありま"
                   "す。"}, line)
     return failed(SLUG_UPDATE, {
         "en": f"scaler.update() never follows scaler.step(optimizer) on line {step_line}, so the "
               "loss scale never adapts.",
-        "ja": f"{step_line} 行目の scaler.step(optimizer) の後に scaler.update() がないため、"
-              "損失スケールが調整されません。"}, step_line)
+        "ja": f"{step_line} 行目の `scaler.step(optimizer)` の後に `scaler.update()` がないため、"
+              "ロススケールが調整されません。"}, step_line)
 
 
 @register("one-scaler", needs=("scaler",), advises=True,
@@ -236,8 +236,8 @@ def one_scaler(ctx: Context) -> Finding:
         if init.get("deprecated"):
             ctx.advise({"en": f"Line {init.get('line')}: torch.cuda.amp.GradScaler() is deprecated "
                               "since PyTorch 2.4; write torch.amp.GradScaler(\"cuda\").",
-                        "ja": f"{init.get('line')} 行目: torch.cuda.amp.GradScaler() は PyTorch "
-                              "2.4 から非推奨です。torch.amp.GradScaler(\"cuda\") と書きましょ"
+                        "ja": f"{init.get('line')} 行目：`torch.cuda.amp.GradScaler()` は PyTorch "
+                              "2.4 から非推奨です。`torch.amp.GradScaler(\"cuda\")` と書きましょ"
                               "う。"})
             break
     if inits:
@@ -247,13 +247,13 @@ def one_scaler(ctx: Context) -> Finding:
             return failed(SLUG_ONE, {
                 "en": f"A new GradScaler is created on line {line} in every iteration, so the loss "
                       "scale restarts at 65536 each time and never adapts.",
-                "ja": f"{line} 行目で毎イテレーション新しい GradScaler が作られるため、損失スケール"
+                "ja": f"{line} 行目で毎イテレーション新しい GradScaler が作られるため、ロススケール"
                       "が毎回 65536 から始まり、調整されません。"}, line)
         return failed(SLUG_ONE, {
             "en": f"train_one_epoch creates its own GradScaler on line {line}. Use the scaler "
                   "passed in: it carries the loss scale from one epoch to the next.",
-            "ja": f"{line} 行目で関数が独自の GradScaler を作っています。引数で渡された scaler を使"
-                  "いましょう。損失スケールはエポックをまたいで引き継がれます。"}, line)
+            "ja": f"{line} 行目で関数が独自の GradScaler を作っています。引数で渡された `scaler` を使"
+                  "いましょう。ロススケールはエポックをまたいで引き継がれます。"}, line)
     provided = trace.provided.get("scaler")
     foreign = [e for e in trace.of("scale", "scaler-step", "scaler-update", "unscale")
                if provided is not None and e.get("scaler") != provided]
@@ -263,6 +263,6 @@ def one_scaler(ctx: Context) -> Finding:
             "en": f"Line {line} uses a GradScaler that is not the `scaler` argument (one made "
                   "outside the function). Use the scaler passed in.",
             "ja": f"{line} 行目で引数の `scaler` ではない GradScaler（関数の外で作ったもの）を使っ"
-                  "ています。渡された scaler を使いましょう。"}, line)
+                  "ています。渡された `scaler` を使いましょう。"}, line)
     return passed(SLUG_ONE)
 

@@ -29,7 +29,7 @@ def forward_in_autocast(ctx: Context) -> Finding:
         return failed(SLUG_FORWARD, {
             "en": f"The model was never called: {ctx.spec.entry} must run model(inputs) for every "
                   "batch.",
-            "ja": "モデルが一度も呼ばれていません。バッチごとに model(inputs) を実行してくださ"
+            "ja": "モデルが一度も呼ばれていません。バッチごとに `model(inputs)` を実行してくださ"
                   "い。"},
             ctx.def_line)
     outside = [f for f in forwards if not f.get("autocast")]
@@ -71,7 +71,7 @@ def _switched_off(switch: Switch, line: int | None) -> dict[str, str]:
         "ja": f"このマシンでは AMP がオフになっています。{switch.line} 行目の `{switch.text}` は `device` が "
               f"CPU のとき偽になるため、{line} 行目の順伝播は autocast なしの float32 で実行されます。"
               "採点は CPU で行われ、問題文は CPU でも autocast を求めています（CPU では bfloat16、CUDA では "
-              "float16）。デバイスにかかわらず torch.autocast(device_type=device.type, dtype=...) に"
+              "float16）。デバイスにかかわらず `torch.autocast(device_type=device.type, dtype=...)` に"
               "入りましょう。"}
 
 
@@ -112,7 +112,7 @@ def _why_outside(ctx: Context, forward: dict) -> dict[str, str]:
         return {"en": f"The autocast on line {at} is created with enabled=False, so the forward "
                       f"pass on line {line} runs in float32.",
                 "ja": f"{at} 行目の autocast が enabled=False で作られているため、{line} 行目の順伝"
-                      "播はfloat32 で実行されます。"}
+                      "播は float32 で実行されます。"}
     block = ctx.static.autocast_block_of(enters[0].get("line")) or enters[0].get("line")
     return {"en": f"The forward pass on line {line} runs outside the autocast block "
                   f"(line {block}), so it computes in float32.",
@@ -126,9 +126,9 @@ def _advise_deprecated(ctx: Context) -> None:
         ctx.advise({"en": f"Line {old[0].get('line')}: torch.cuda.amp.autocast() is deprecated "
                           "since PyTorch 2.4. Write torch.autocast(device_type=\"cuda\") or "
                           "torch.amp.autocast(\"cuda\") instead.",
-                    "ja": f"{old[0].get('line')} 行目: torch.cuda.amp.autocast() は PyTorch 2.4 か"
-                          "ら非推奨です。torch.autocast(device_type=\"cuda\") または "
-                          "torch.amp.autocast(\"cuda\") と書きましょう。"})
+                    "ja": f"{old[0].get('line')} 行目：`torch.cuda.amp.autocast()` は PyTorch 2.4 か"
+                          "ら非推奨です。`torch.autocast(device_type=\"cuda\")` または "
+                          "`torch.amp.autocast(\"cuda\")` と書きましょう。"})
 
 
 @register("backward-outside-autocast", needs=("train",),
@@ -141,7 +141,7 @@ def backward_outside_autocast(ctx: Context) -> Finding:
     if not backwards:
         return ctx.stopped(SLUG_BACKWARD) if ctx.trace.raised else skipped(SLUG_BACKWARD, {
             "en": "Not checked: your function never calls backward().",
-            "ja": "未確認: 関数が backward() を一度も呼んでいません。"})
+            "ja": "未確認：関数が `backward()` を一度も呼んでいません。"})
     inside = [b for b in backwards if b.get("autocast")]
     if not inside:
         return passed(SLUG_BACKWARD)
@@ -156,7 +156,7 @@ def backward_outside_autocast(ctx: Context) -> Finding:
               "forward pass and the loss belong inside; the backward pass already uses the "
               "precision of the forward operations.",
         "ja": f"{line} 行目の backward() が autocast ブロック{where_ja}の中で実行されています。中に"
-              "入れるのは順伝播と損失だけです。逆伝播は順伝播の演算と同じ精度で自動的に行われま"
+              "入れるのは順伝播と損失だけです。逆伝播の精度は、順伝播の各演算に合わせて自動的に決まりま"
               "す。"}, line)
 
 
@@ -179,7 +179,7 @@ def fp32_master_weights(ctx: Context) -> Finding:
                   "Small updates then vanish in rounding and GradScaler cannot unscale float16 "
                   "gradients; keep the model in float32 and let autocast pick each operation's "
                   "precision.",
-            "ja": f"{cast.get('line')} 行目の model.{method}(...) で重みが {dtype} になっています。"
+            "ja": f"{cast.get('line')} 行目の `model.{method}(...)` で重みが {dtype} になっています。"
                   "小さな更新が丸めで消え、GradScaler も float16 の勾配を戻せません。モデルは "
                   "float32 の"
                   "ままにし、演算ごとの精度は autocast に任せましょう。"}, cast.get("line"))
@@ -205,7 +205,7 @@ def bf16_autocast(ctx: Context) -> Finding:
     if not enters:
         return ctx.stopped(SLUG_BF16) if ctx.trace.raised else skipped(SLUG_BF16, {
             "en": "Not checked: no autocast block ran (see the autocast check above).",
-            "ja": "未確認: autocast ブロックが実行されませんでした（上の autocast のチェックを参"
+            "ja": "未確認：autocast ブロックが実行されませんでした（上の autocast のチェックを参"
                   "照）。"})
     wrong = [e for e in enters if (e.get("requested") or {}).get("dtype") != "bfloat16"]
     if not wrong:

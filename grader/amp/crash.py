@@ -57,13 +57,13 @@ def _scale_is_none(trace: Trace, static: StaticInfo, events: list[Event],
     if backward is None:
         text = {"en": f"scaler.step(optimizer) on line {where} ran before any scaled backward "
                       "pass: there are no scaled gradients to unscale.",
-                "ja": f"{where} 行目の scaler.step(optimizer) が、スケールした損失の backward より"
+                "ja": f"{where} 行目の `scaler.step(optimizer)` が、スケールした損失の backward より"
                       "前に実行されました。戻すべきスケール済みの勾配がありません。"}
     else:
         text = {"en": f"backward() on line {line} runs on the unscaled loss, so the scaler call on "
                       f"line {where} has no loss scale to undo.",
-                "ja": f"{line} 行目の backward() がスケールしていない損失に対して呼ばれているため、"
-                      f"{where} 行目の scaler の呼び出しが戻すべきスケールがありません。"}
+                "ja": f"{line} 行目の `backward()` がスケールしていない損失に対して呼ばれているため、"
+                      f"{where} 行目のスケーラーの呼び出しが戻すべきスケールがありません。"}
     return Crash("backward-on-scaled-loss", text, line)
 
 
@@ -76,8 +76,8 @@ def _no_inf_before_update(trace: Trace, static: StaticInfo, events: list[Event],
             "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
                   f"still multiplied by the loss scale, and scaler.update() on line {where} then "
                   "finds no step to account for.",
-            "ja": f"{line} 行目の optimizer.step() は GradScaler を通っていません。勾配は損失スケー"
-                  f"ルが掛かったままで、{where} 行目の scaler.update() は対応する step を見つけられ"
+            "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。勾配はロススケー"
+                  f"ルが掛かったままで、{where} 行目の `scaler.update()` は対応するステップを見つけられ"
                   "ません。"},
             line)
     step_line = static.first_line("step", in_loop=True)
@@ -85,10 +85,10 @@ def _no_inf_before_update(trace: Trace, static: StaticInfo, events: list[Event],
         "en": f"scaler.update() on line {where} runs before scaler.step(optimizer)"
               + (f" on line {step_line}" if step_line else "")
               + ": update() adjusts the scale from what step() found, so it must come after it.",
-        "ja": f"{where} 行目の scaler.update() が scaler.step(optimizer)"
+        "ja": f"{where} 行目の `scaler.update()` が `scaler.step(optimizer)`"
               + (f"（{step_line} 行目）" if step_line else "")
-              + " より前に実行されています。update() は step() の結果からスケールを調整するため、"
-                "step() の後に呼ぶ必要があります。"}, where)
+              + " より前に実行されています。`update()` は `step()` の結果からスケールを調整するため、"
+                "`step()` の後に呼ぶ必要があります。"}, where)
 
 
 def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event],
@@ -101,8 +101,8 @@ def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event],
         return Crash("step-through-scaler", {
             "en": f"scaler.step(optimizer) runs twice in one iteration (lines {first} "
                   f"and {second}); the optimizer must step once per batch.",
-            "ja": f"1 回のイテレーションで scaler.step(optimizer) が 2 回実行されています"
-                  f"（{first} 行目と {second} 行目）。step はバッチごとに 1 回です。"}, second)
+            "ja": f"1 回のイテレーションで `scaler.step(optimizer)` が 2 回実行されています"
+                  f"（{first} 行目と {second} 行目）。ステップはバッチごとに 1 回です。"}, second)
     outside = static.find("update", in_loop=False)
     if outside:
         line = outside[0].line
@@ -110,14 +110,14 @@ def _stepped_twice(trace: Trace, static: StaticInfo, events: list[Event],
             "en": f"scaler.update() on line {line} runs once, after the loop; the next "
                   f"scaler.step() on line {where} then fails. Call update() in every iteration, "
                   "right after scaler.step().",
-            "ja": f"{line} 行目の scaler.update() はループの後に 1 回だけ実行されるため、"
-                  f"{where} 行目の次の scaler.step() が失敗します。update() は毎イテレーション、"
-                  "scaler.step() の直後に呼びましょう。"}, line)
+            "ja": f"{line} 行目の `scaler.update()` はループの後に 1 回だけ実行されるため、"
+                  f"{where} 行目の次の `scaler.step()` が失敗します。`update()` は毎イテレーション、"
+                  "`scaler.step()` の直後に呼びましょう。"}, line)
     return Crash("update-after-step", {
         "en": f"scaler.update() is never called after scaler.step(optimizer) on line {where}, "
               "so the second iteration's step fails. Call scaler.update() right after every step.",
-        "ja": f"{where} 行目の scaler.step(optimizer) の後に scaler.update() が呼ばれていないため、"
-              "2 回目のイテレーションの step が失敗します。毎回 step の直後に scaler.update() を"
+        "ja": f"{where} 行目の `scaler.step(optimizer)` の後に `scaler.update()` が呼ばれていないため、"
+              "2 回目のイテレーションのステップが失敗します。毎回ステップの直後に `scaler.update()` を"
               "呼びましょう。"}, where)
 
 
@@ -131,13 +131,13 @@ def _no_inf_for_optimizer(trace: Trace, static: StaticInfo, events: list[Event],
             "en": f"zero_grad() on line {line} runs between backward() "
                   f"(line {backward.get('line')}) and scaler.step() (line {where}): it deletes the "
                   "gradients before the optimizer can use them.",
-            "ja": f"{line} 行目の zero_grad() が backward()（{backward.get('line')} 行目）と "
-                  f"scaler.step()（{where} 行目）の間で実行され、オプティマイザが使う前に勾配を"
-                  "消しています。"}, line)
+            "ja": f"{line} 行目の `zero_grad()` が `backward()`（{backward.get('line')} 行目）と "
+                  f"`scaler.step()`（{where} 行目）の間で実行され、オプティマイザが使う前に勾配を"
+                  "クリアしています。"}, line)
     return Crash("backward-on-scaled-loss", {
         "en": f"scaler.step(optimizer) on line {where} found no gradients: in every iteration a backward "
               "pass on the scaled loss must come before it.",
-        "ja": f"{where} 行目の scaler.step(optimizer) が勾配を見つけられませんでした。毎イテレーシ"
+        "ja": f"{where} 行目の `scaler.step(optimizer)` が勾配を見つけられませんでした。毎イテレーシ"
               "ョン、その前にスケールした損失で逆伝播する必要があります。"}, where)
 
 
@@ -158,8 +158,8 @@ def _double_unscale(trace: Trace, static: StaticInfo, events: list[Event],
         "en": f"scaler.unscale_(optimizer) on line {where} runs a second time before "
               "scaler.update(): unscale once per step, after the backward pass and before "
               "clipping.",
-        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.update() の前に 2 回目の実行に"
-              "なっています。unscale_ は step ごとに 1 回、backward の後・クリッピングの前に呼びま"
+        "ja": f"{where} 行目の `scaler.unscale_(optimizer)` が `scaler.update()` の前に 2 回目の実行に"
+              "なっています。`unscale_` はステップごとに 1 回、backward の後・クリッピングの前に呼びま"
               "す。"}, where)
 
 
@@ -168,8 +168,8 @@ def _unscale_after_step(trace: Trace, static: StaticInfo, events: list[Event],
     return Crash("unscale-before-clip", {
         "en": f"scaler.unscale_(optimizer) on line {where} runs after scaler.step(optimizer): "
               "unscale after the backward pass and before clipping, then step.",
-        "ja": f"{where} 行目の scaler.unscale_(optimizer) が scaler.step(optimizer) の後に実行され"
-              "ています。backward の後・クリッピングの前に unscale_ し、その後 step しましょ"
+        "ja": f"{where} 行目の `scaler.unscale_(optimizer)` が `scaler.step(optimizer)` の後に実行され"
+              "ています。backward の後・クリッピングの前に `unscale_` でスケールを戻し、その後ステップしましょ"
               "う。"}, where)
 
 
@@ -202,12 +202,12 @@ def _autocast_arguments(message: str, where: int | None) -> Crash:
                   f"function stopped there. {takes_en}; write torch.autocast(device_type=device.type, "
                   "dtype=...).",
             "ja": f"{where} 行目の autocast は受け付けない `{name}=` を渡されたため、関数がそこで停止しまし"
-                  f"た。{takes_ja}。torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+                  f"た。{takes_ja}。`torch.autocast(device_type=device.type, dtype=...)` と書きましょう。"}, where)
     return Crash("forward-in-autocast", {
         "en": f"The autocast on line {where} is called without the device type, so the function stopped "
               "there: write torch.autocast(device_type=device.type, dtype=...).",
         "ja": f"{where} 行目の autocast にデバイスの種類が渡されていないため、関数がそこで停止しました。"
-              "torch.autocast(device_type=device.type, dtype=...) と書きましょう。"}, where)
+              "`torch.autocast(device_type=device.type, dtype=...)` と書きましょう。"}, where)
 
 
 # AMP methods a typo may aim at: an ordinary Python error, but `runs` can name the real method.

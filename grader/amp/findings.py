@@ -103,14 +103,14 @@ class Context:
         if error.get("kind") == "missing":  # nothing ran: there was no function to run
             name = self.spec.entry
             return skipped(slug, {"en": f"Not checked: there is no `{name}` to run yet.",
-                                  "ja": f"未確認: 実行する `{name}` がまだありません。"})
+                                  "ja": f"未確認：実行する `{name}` がまだありません。"})
         kind, line = error.get("type", "an error"), error.get("line")
         where_en = f" on line {line}" if line else ""
         where_ja = f"（{line} 行目）" if line else ""
         return skipped(slug, {
             "en": f"Not checked: your function stopped with {kind}{where_en} before this could be "
                   "seen.",
-            "ja": f"未確認: この点を確認する前に、関数が {kind} で停止しました{where_ja}。"})
+            "ja": f"未確認：この点を確認する前に、関数が {kind} で停止しました{where_ja}。"})
 
     def advise(self, text: Text) -> None:
         if text not in self.advice:

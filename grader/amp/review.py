@@ -74,11 +74,11 @@ class Review:
         if self.spec.mode == "eval":
             return skipped(slug, {
                 "en": "Not checked: your function never runs the model, so there is nothing to judge here yet.",
-                "ja": "未確認: 関数がモデルを一度も実行していないため、まだここで判定できることがありません。"})
+                "ja": "未確認：関数がモデルを一度も実行していないため、まだここで判定できることがありません。"})
         return skipped(slug, {
             "en": "Not checked: your function never trains the model (no backward() followed by an "
                   "optimizer step ran), so there is nothing to judge here yet.",
-            "ja": "未確認: 関数がモデルを学習していません（backward() と optimizer の step が実行されて"
+            "ja": "未確認：関数がモデルを学習していません（`backward()` とオプティマイザのステップが実行されて"
                   "いません）。まだここで判定できることがありません。"})
 
     def all(self, slugs: list[str] | None = None) -> dict[str, Finding]:
@@ -120,4 +120,4 @@ class Review:
                       f"名は `{typo[1]}()` です。"}, line)
         return failed("runs", {
             "en": f"Your function stopped with {kind}{where_en}: {message}",
-            "ja": f"関数が {kind} で停止しました{where_ja}: {message}"}, line)
+            "ja": f"関数が {kind} で停止しました{where_ja}。エラーメッセージ：{message}"}, line)

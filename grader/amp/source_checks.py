@@ -25,8 +25,8 @@ def source_finding(ctx: Context, slug: str) -> Finding | None:
                 "en": f"backward() on line {line} runs on the plain loss: your code never calls "
                       "scaler.scale(loss), so in float16 small gradients underflow to zero. (Read from "
                       "your code: the run stopped before this line.)",
-                "ja": f"{line} 行目の backward() はスケールしていない損失に対して呼ばれています。コードのどこでも "
-                      "scaler.scale(loss) が呼ばれないため、float16 では小さな勾配が 0 になります"
+                "ja": f"{line} 行目の `backward()` はスケールしていない損失に対して呼ばれています。コードのどこでも "
+                      "`scaler.scale(loss)` が呼ばれないため、float16 では小さな勾配が 0 になります"
                       "（実行が途中で停止したため、コードから判定しました）。"}, line)
     if slug == "step-through-scaler" and not any(c.name == "step" and c.nargs >= 1 for c in calls):
         direct = [c for c in calls if c.name == "step" and c.nargs == 0 and "sched" not in (c.receiver or "")]
@@ -36,7 +36,7 @@ def source_finding(ctx: Context, slug: str) -> Finding | None:
                 "en": f"optimizer.step() on line {line} bypasses the GradScaler, and scaler.step(optimizer) "
                       "appears nowhere in your code: steps with inf/NaN gradients would not be "
                       "skipped. (Read from your code: the run stopped before it could be seen.)",
-                "ja": f"{line} 行目の optimizer.step() は GradScaler を通っておらず、コードのどこにも "
-                      "scaler.step(optimizer) がありません。inf/NaN の勾配によるステップがスキップされません"
+                "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っておらず、コードのどこにも "
+                      "`scaler.step(optimizer)` がありません。inf/NaN の勾配によるステップがスキップされません"
                       "（実行が途中で停止したため、コードから判定しました）。"}, line)
     return None
