@@ -86,8 +86,8 @@ def _no_inf_before_update(trace: Trace, static: StaticInfo, events: list[Event],
               + (f" on line {step_line}" if step_line else "")
               + ": update() adjusts the scale from what step() found, so it must come after it.",
         "ja": f"{where} 行目の `scaler.update()` が `scaler.step(optimizer)`"
-              + (f"（{step_line} 行目）" if step_line else "")
-              + " より前に実行されています。`update()` は `step()` の結果からスケールを調整するため、"
+              + (f"（{step_line} 行目）" if step_line else " ")  # no space after a full-width bracket
+              + "より前に実行されています。`update()` は `step()` の結果からスケールを調整するため、"
                 "`step()` の後に呼ぶ必要があります。"}, where)
 
 

@@ -39,7 +39,7 @@ def test_value():
 
 @check("unseen", title="Unseen")
 def test_unseen():
-    raise NotChecked({"en": "Not checked: nothing ran.", "ja": "未確認: 何も実行されていません。"})
+    raise NotChecked({"en": "Not checked: nothing ran.", "ja": "未確認：何も実行されていません。"})
 
 @check("after-value", title="After", depends=["value"])
 def test_after_value():
@@ -69,7 +69,7 @@ def test_results_in_order_with_points_skips_and_authoring_errors(tmp_path: Path)
     assert got["runs"].status == "pass" and got["runs"].points == 0 and got["runs"].max_points == 0
     assert got["value"].status == "fail" and got["value"].line == 2
     assert got["value"].message == "2 ではなく 1 を返しました。" and got["value"].hint == "2 を返しましょう。"
-    assert got["unseen"].status == "skip" and got["unseen"].message == "未確認: 何も実行されていません。"
+    assert got["unseen"].status == "skip" and got["unseen"].message == "未確認：何も実行されていません。"
     assert got["after-value"].status == "skip" and "value" in got["after-value"].message
     # The check that blocked it, as data (results v1 `blocked_by`); no other entry has one.
     assert got["after-value"].blocked_by == "value"

@@ -44,7 +44,7 @@ def test_train_mode(trained, learner):
     flags = trained["train_flags"]
     if not flags:  # the subject never happened: no credit for a model that never ran
         raise NotChecked({"en": "Not checked: the model was never called.",
-                          "ja": "未確認: モデルが一度も呼ばれていません。"})
+                          "ja": "未確認：モデルが一度も呼ばれていません。"})
     if not all(flags):
         raise Feedback({"en": f"{flags.count(False)} of {len(flags)} forward passes ran in eval mode: "
                               "Dropout was off while training. Call model.train() first.",
@@ -64,7 +64,7 @@ def test_moves_batch(trained, learner):
     # The grader runs on the CPU, where an unmoved batch trains the same; on a GPU it would stop.
     if not trained["train_flags"]:
         raise NotChecked({"en": "Not checked: the model was never called.",
-                          "ja": "未確認: モデルが一度も呼ばれていません。"})
+                          "ja": "未確認：モデルが一度も呼ばれていません。"})
     unmoved = trained["unmoved_batches"]
     if unmoved:
         raise Feedback({"en": f"{unmoved} times a tensor straight from the loader (inputs or targets) "
@@ -85,7 +85,7 @@ def test_moves_batch(trained, learner):
 def test_zero_grad(trained, learner):
     if not (count(trained["events"], "backward") + count(trained["events"], "backward-on-old-grad")):
         raise NotChecked({"en": "Not checked: backward() never ran.",
-                          "ja": "未確認: backward() が一度も実行されていません。"})
+                          "ja": "未確認：backward() が一度も実行されていません。"})
     piled = count(trained["events"], "backward-on-old-grad")
     if piled:
         raise Feedback({"en": f"{piled} backward() calls added to the previous batch's gradients, "

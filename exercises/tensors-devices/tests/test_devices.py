@@ -40,7 +40,7 @@ def model_move_lines(source):
 
 def not_returned():
     return NotChecked({"en": "Not checked: to_device did not return (model, inputs, targets).",
-                       "ja": "未確認: to_device が (model, inputs, targets) を返しませんでした。"})
+                       "ja": "未確認：to_device が (model, inputs, targets) を返しませんでした。"})
 
 
 # given=True: the untouched starter already passes this check; it earns nothing while it holds and
@@ -81,7 +81,7 @@ def test_returns_triple(learner):
     got, error = moved(learner, "cpu")
     if error is not None:  # a hard-coded device is the move's mistake, reported by the move's check
         raise NotChecked({"en": f"Not checked: to_device stopped on line {error.line} asking for CUDA (see below).",
-                          "ja": f"未確認: to_device が {error.line} 行目で CUDA を要求して停止しました（下を参照）。"})
+                          "ja": f"未確認：to_device が {error.line} 行目で CUDA を要求して停止しました（下を参照）。"})
     if not got["triple"] or not got["model_is_module"]:
         raise Feedback({"en": "to_device must return the three things it moved: (model, inputs, targets).",
                         "ja": "to_device は移した 3 つ (model, inputs, targets) を返してください。"},
@@ -96,7 +96,7 @@ def test_moves_model(learner):
         if error.line in model_move_lines(learner.source):
             raise Feedback(HARD_CODED, line=error.line)
         raise NotChecked({"en": "Not checked: to_device stopped before the model could be seen.",
-                          "ja": "未確認: モデルを確認する前に to_device が停止しました。"})
+                          "ja": "未確認：モデルを確認する前に to_device が停止しました。"})
     if not got["triple"] or not got["model_is_module"]:
         raise not_returned()
     if got["model_devices"] != ["meta"]:
@@ -117,7 +117,7 @@ def test_moves_batch(learner):
         if error.line not in model_move_lines(learner.source):
             raise Feedback(HARD_CODED, line=error.line)
         raise NotChecked({"en": "Not checked: to_device stopped on the model's move before the batch's.",
-                          "ja": "未確認: バッチを移す前に、モデルの移動で to_device が停止しました。"})
+                          "ja": "未確認：バッチを移す前に、モデルの移動で to_device が停止しました。"})
     if not got["triple"]:
         raise not_returned()
     for name in ("inputs", "targets"):
