@@ -230,8 +230,12 @@ def likely_setting(slug: str, scenario: Scenario, entry: str) -> str:
                 "match, or change scaler, clip, accumulate, mode or entry in the [amp] table.")
     if slug in ("unscale-before-clip", "step-through-scaler", "update-after-step", "one-scaler") or (
             slug == "backward-on-scaled-loss" and scenario.has_scaler):
-        return (f"Likely the scaler setting: the scenario has a scaler ({scaler_origin}); declare "
-                "scaler = false for bf16 without a GradScaler.")
+        if scenario.precision == "bf16":
+            return (f"Likely the scaler setting: the scenario has a scaler ({scaler_origin}). For bf16 "
+                    "without a GradScaler, declare scaler = false.")
+        # fp16 training cannot go without a scaler (the table refuses it): the solution is wrong.
+        return ("The scaler setting is right: fp16 training needs a GradScaler, so it is the solution's "
+                "use of the scaler that this check rejects.")
     if slug == "clip-before-step":
         return ('Likely the clip setting: clip = "norm" asks every loop to clip; remove it (and max_norm) '
                 "if the solution does not clip.")

@@ -141,7 +141,7 @@ def test_a_reference_that_fails_its_own_check_is_the_authors_error(tmp_path: Pat
     message = by_check(doc)["unscale-before-clip"]["message"]
     assert "the reference solution (solution.py) fails 'unscale-before-clip' in this scenario" in message
     assert "clip_grad_norm_ on line 17 clips gradients that are still multiplied" in message
-    assert "declare scaler = false for bf16 without a GradScaler" in message
+    assert "fp16 training needs a GradScaler, so it is the solution's use of the scaler" in message
     assert doc["score"] == 0
 
 

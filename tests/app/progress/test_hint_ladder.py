@@ -43,7 +43,7 @@ def test_japanese_pages_get_japanese_rungs_and_the_japanese_heading(real_app: Fl
     client = real_app.test_client()
     client.get("/lang/ja?next=/")
     body = _ask(client, "distances-shape", 2).get_json()
-    assert body["text"].startswith("形状 (n, 1, d)")
+    assert body["text"].startswith("形状 `(n, 1, d)`")
     english = real_app.test_client()
     url_en = _ask(english, "distances-shape", 2).get_json()["lesson_url"]
     assert body["lesson_url"].startswith("/lessons/01-tensors/#") and body["lesson_url"] != url_en
