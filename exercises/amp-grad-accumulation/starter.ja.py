@@ -2,7 +2,7 @@ import torch
 
 
 def train_one_epoch(model, loader, optimizer, criterion, scaler, device, accum_steps) -> float:
-    """accum_steps バッチごとに 1 回 step する AMP 学習。バッチ損失の平均を返す。"""
+    """accum_steps バッチごとに 1 回ステップする AMP 学習。バッチ損失の平均を返す。"""
     model.train()
     total = 0.0
     for inputs, targets in loader:

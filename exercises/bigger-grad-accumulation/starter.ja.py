@@ -2,7 +2,7 @@ import torch
 
 
 def train_accumulated(model, micro_batches, optimizer, criterion, accum_steps: int) -> None:
-    """マイクロバッチで学習し、`accum_steps` 個ごとに 1 回 step する。"""
+    """マイクロバッチで学習し、`accum_steps` 個ごとに 1 回ステップする。"""
     model.train()
     optimizer.zero_grad()
     for i, (inputs, targets) in enumerate(micro_batches):

@@ -121,7 +121,7 @@ CORPUS = Path(__file__).resolve().parents[1] / "amp" / "corpus" / "amp-train-one
 
 
 @pytest.mark.parametrize("lang, named", [("en", "“The optimizer steps once per batch through the scaler”"),
-                                         ("ja", "「オプティマイザはバッチごとに 1 回、scaler 経由で step する」")])
+                                         ("ja", "「オプティマイザはバッチごとに 1 回、スケーラー経由でステップする」")])
 def test_the_weights_hint_names_the_failing_check_by_its_title(lang: str, named: str) -> None:
     # It once said "Fix the mistake reported under 'step-through-scaler' first".
     exercise = load_exercise(EXERCISES / "amp-train-one-epoch")
