@@ -7,8 +7,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.content.markdown import RenderCache, Rendered
+from app.content.reading import reading, split_at_headings
 
 FOLDER_PATTERN = re.compile(r"^(\d{2})-[a-z0-9][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class LessonPart:
+    """A part of a long lesson (front matter `parts`): its title, the `##` heading it starts
+    at, and its estimated reading time."""
+
+    title: str
+    first: str
+    minutes: int
 
 
 @dataclass(frozen=True)
@@ -21,6 +32,7 @@ class Lesson:
     summary: str
     html: str
     path: Path
+    parts: tuple[LessonPart, ...] = ()
 
 
 class LessonCatalog:
@@ -52,6 +64,7 @@ class LessonCatalog:
             summary=str(doc.meta.get("summary") or ""),
             html=doc.html,
             path=folder,
+            parts=lesson_parts(doc.meta.get("parts"), source),
         )
 
     def all(self, lang: str) -> list[Lesson]:
@@ -77,3 +90,15 @@ class LessonCatalog:
         before = lessons[at - 1] if at > 0 else None
         after = lessons[at + 1] if at + 1 < len(lessons) else None
         return before, after
+
+
+def lesson_parts(declared: object, source: Path) -> tuple[LessonPart, ...]:
+    """The parts a lesson's front matter declares (a list of {title, first}), each with its
+    reading time counted from the Markdown; none when it declares none."""
+    if not isinstance(declared, list) or not declared:
+        return ()
+    titles = [str(item["title"]) for item in declared]
+    firsts = [str(item["first"]) for item in declared]
+    stretches = split_at_headings(source.read_text(encoding="utf-8"), firsts)
+    return tuple(LessonPart(title, first, reading(text).minutes)
+                 for title, first, text in zip(titles, firsts, stretches, strict=True))

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
 from app.content import exercise_catalog, lesson_catalog
+from app.content.lessons import LessonPart
 from app.exercises.availability import unavailable_ids
 from app.i18n import current_lang
 from app.lessons import bp
@@ -46,6 +47,31 @@ def exercises_heading(toc: list[TocEntry]) -> TocEntry | None:
     """The lesson's last h2 when it is about the exercises, else None."""
     last = [entry for entry in toc if entry.level == 2][-1:]
     return last[0] if last and _EXERCISES_HEADING.search(last[0].text) else None
+
+
+@dataclass(frozen=True)
+class TocPart:
+    """One part of a long lesson in its table of contents: the part and its h2 entries."""
+
+    part: LessonPart
+    entries: list[TocEntry]
+
+
+def toc_parts(toc: list[TocEntry], parts: tuple[LessonPart, ...],
+              own_heading: TocEntry | None) -> list[TocPart]:
+    """The h2 entries grouped under the parts they belong to (an entry before the first part's
+    heading goes to the first part); the lesson's own exercises heading stays out of every part."""
+    if not parts:
+        return []
+    groups = [TocPart(part, []) for part in parts]
+    at = 0
+    for entry in toc:
+        if entry.level != 2 or entry is own_heading:
+            continue
+        starts = [i for i, part in enumerate(parts) if part.first == entry.text]
+        at = starts[0] if starts else at
+        groups[at].entries.append(entry)
+    return groups
 
 
 @dataclass(frozen=True)
@@ -117,6 +143,7 @@ def lesson(slug: str) -> str:
     return render_template(
         "lesson.html", lesson=found, page=page, exercises=exercises, before=before, after=after,
         toc=page.toc, own_heading=page.own_heading, progress=learner_progress(learner_key()),
+        parts=toc_parts(page.toc, found.parts, page.own_heading),
         unavailable=unavailable_ids(exercises),
     )
 

@@ -84,3 +84,31 @@ def test_lesson_page_renames_only_what_collides():
     assert page.own_heading is not None and page.own_heading.anchor == "exercises"
     assert [e.anchor for e in table_of_contents(page.body)] == [e.anchor for e in page.toc]
     assert 'href="#exercises-section"' in page.body and 'href="#演習の内容"' not in page.body
+
+
+@pytest.mark.parametrize("lang,minutes", [("en", "about %d minutes"), ("ja", "約 %d 分")])
+def test_a_lesson_in_parts_lists_its_sections_under_each_part_with_its_reading_time(pages, lang, minutes):
+    """Lesson 3 declares three parts: the contents group its sections under them, each part with
+    the minutes app/content/reading.py counts, and the exercises heading stays last."""
+    from app.content.lessons import lesson_parts
+
+    slug = "03-mixed-precision"
+    parts = lesson_parts(_front_matter_parts(slug, lang), REPO / "lessons" / slug / f"{lang}.md")
+    assert len(parts) == 3
+    wide = pages[(slug, lang)]
+    wide = wide[wide.index('class="toc toc-wide"'):]
+    wide = wide[:wide.index("</nav>")]
+    shown = re.findall(r'<span class="toc-part-title">([^<]+)</span> <span class="meta">\(([^)]+)\)', wide)
+    assert shown == [(part.title, minutes % part.minutes) for part in parts]
+    h2 = [e.anchor for e in lesson_page(_rendered(slug, lang).html).toc if e.level == 2]
+    assert _HREF.findall(wide) == [*(a for a in h2 if a != "exercises"), "exercises"]
+
+
+def _rendered(slug: str, lang: str) -> Any:
+    from app.content.markdown import render
+
+    return render((REPO / "lessons" / slug / f"{lang}.md").read_text(encoding="utf-8"))
+
+
+def _front_matter_parts(slug: str, lang: str) -> object:
+    return _rendered(slug, lang).meta["parts"]
