@@ -40,13 +40,13 @@ RUN_ERRORS: dict[str, dict[str, str]] = {
     "internal": {
         "en": "The grader itself failed; this is not your fault and does not count against you. "
               "Please submit again later. ({detail})",
-        "ja": "採点システム側で問題が起きました。あなたの誤りではなく、成績にも影響しません。"
+        "ja": "採点システム側で問題が起きました。提出されたコードの誤りではなく、成績にも影響しません。"
               "時間をおいてもう一度提出してください。（{detail}）",
     },
     "authoring": {
         "en": "This exercise's own tests are broken (an authoring error); this is not your fault and "
               "does not count against you. The instructors are told. ({detail})",
-        "ja": "この演習のテスト自体に誤りがあります（作成者側の誤り）。あなたの誤りではなく、成績にも影響"
+        "ja": "この演習のテスト自体に誤りがあります（作成者側の誤り）。提出されたコードの誤りではなく、成績にも影響"
               "しません。講師に伝わります。（{detail}）",
     },
 }

@@ -68,11 +68,11 @@ GENERIC_FAILURE = {
 }
 LEARNER_RAISED = {
     "en": "Your code raised {error} on line {line}.",
-    "ja": "あなたのコードの {line} 行目で {error} が発生しました。",
+    "ja": "提出されたコードの {line} 行目で {error} が発生しました。",
 }
 LEARNER_RAISED_NO_LINE = {
     "en": "Your code raised {error}.",
-    "ja": "あなたのコードで {error} が発生しました。",
+    "ja": "提出されたコードで {error} が発生しました。",
 }
 
 

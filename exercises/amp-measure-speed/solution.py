@@ -25,7 +25,7 @@ def train_step(model, optimizer, inputs, targets, amp_dtype):
     optimizer.step()
 
 
-def time_steps(model, optimizer, inputs, targets, amp_dtype=None, steps=10, warmup=3):
+def time_steps(model, optimizer, inputs, targets, amp_dtype=None, steps=5, warmup=2):
     """Median seconds per training step, and the peak CUDA memory in MiB (None on a CPU)."""
     on_cuda = inputs.device.type == "cuda"
     for _ in range(warmup):  # allocation, kernel choice and lazy imports: not timed

@@ -21,7 +21,7 @@ def train_step(model, optimizer, inputs, targets, amp_dtype):
     optimizer.step()
 
 
-def time_steps(model, optimizer, inputs, targets, amp_dtype=None, steps=10, warmup=3):
+def time_steps(model, optimizer, inputs, targets, amp_dtype=None, steps=5, warmup=2):
     """1 ステップあたりの秒数の中央値と、CUDA メモリのピーク（MiB、CPU では None）。"""
     # TODO: まず `warmup` ステップを計測せずに実行し、次に `steps` ステップを 1 つずつ
     # time.perf_counter() で計測する。CUDA では計測の開始前と停止前に torch.cuda.synchronize() を呼び、

@@ -21,7 +21,7 @@ def train_step(model, optimizer, inputs, targets, amp_dtype):
     optimizer.step()
 
 
-def time_steps(model, optimizer, inputs, targets, amp_dtype=None, steps=10, warmup=3):
+def time_steps(model, optimizer, inputs, targets, amp_dtype=None, steps=5, warmup=2):
     """Median seconds per training step, and the peak CUDA memory in MiB (None on a CPU)."""
     # TODO: run `warmup` steps without timing them, then time `steps` steps one by one
     # with time.perf_counter(). On CUDA, call torch.cuda.synchronize() before starting and

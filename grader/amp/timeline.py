@@ -53,7 +53,7 @@ def scale_timeline(trace: dict[str, Any]) -> dict[str, Any] | None:
     crashed = any(mark["label"]["en"].startswith("stopped") for mark in marks)
     figure = {
         "id": "loss-scale",
-        "title": {"en": "Your loss scale, step by step", "ja": "あなたのロススケールの推移"},
+        "title": {"en": "Your loss scale, step by step", "ja": "提出されたループのロススケールの推移"},
         "x_label": {"en": "optimizer step (scaler.step)", "ja": "オプティマイザのステップ（scaler.step）"},
         "y_label": {"en": "scaler.get_scale()", "ja": "scaler.get_scale()"},
         "y_scale": "log",

@@ -12,9 +12,9 @@ test_forward_in_autocast = amp.check("forward-in-autocast", given=True)
 test_bf16_autocast = amp.check("bf16-autocast")
 test_backward_on_scaled_loss = amp.check(
     "backward-on-scaled-loss",
-    title={"en": "No float16 backward without a GradScaler", "ja": "GradScaler なしで float16 の backward をしない"},
+    title={"en": "No float16 backward without a GradScaler", "ja": "GradScaler なしで float16 の逆伝播をしない"},
     hint={"en": "Autocast to bfloat16, which needs no loss scaling; float16 would need a GradScaler.",
-          "ja": "損失スケーリングが不要な bfloat16 で autocast しましょう。float16 なら GradScaler が必要です。"})
+          "ja": "ロススケーリングの要らない bfloat16 の autocast を使いましょう。float16 なら GradScaler が必要です。"})
 test_backward_outside_autocast = amp.check("backward-outside-autocast", given=True)
 test_zero_grad_each_iteration = amp.check("zero-grad-each-iteration", given=True)
 test_fp32_master_weights = amp.check("fp32-master-weights", given=True)

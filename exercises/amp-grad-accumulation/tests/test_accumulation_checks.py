@@ -15,17 +15,17 @@ test_backward_on_scaled_loss = amp.check(
     "backward-on-scaled-loss", given=True,
     title={"en": "Every micro-batch's loss is scaled", "ja": "すべてのマイクロバッチの損失をスケールする"},
     hint={"en": "Write scaler.scale(loss / accum_steps).backward() for every batch.",
-          "ja": "毎バッチ scaler.scale(loss / accum_steps).backward() と書きましょう。"})
+          "ja": "毎バッチ `scaler.scale(loss / accum_steps).backward()` と書きましょう。"})
 test_step_through_scaler = amp.check(
     "step-through-scaler", given=True,
-    title={"en": "The optimizer steps through the scaler", "ja": "オプティマイザは scaler 経由で step する"},
+    title={"en": "The optimizer steps through the scaler", "ja": "オプティマイザはスケーラー経由でステップする"},
     hint={"en": "Step with scaler.step(optimizer), never optimizer.step() as well.",
-          "ja": "scaler.step(optimizer) で step し、optimizer.step() を重ねて呼ばないでください。"})
+          "ja": "`scaler.step(optimizer)` でステップし、`optimizer.step()` を重ねて呼ばないでください。"})
 test_update_after_step = amp.check("update-after-step", given=True)
 test_zero_grad_each_iteration = amp.check(
     "zero-grad-each-iteration", given=True,
     title={"en": "Gradients are cleared after each step, not each micro-batch",
-           "ja": "勾配は各マイクロバッチではなく各 step の後にクリアする"},
+           "ja": "マイクロバッチごとではなく、ステップの後にクリアする"},
     hint={"en": "Gradients must add up over the micro-batches of one step: clear them only where the "
                 "optimizer has just stepped, not on every batch.",
           "ja": "1 ステップ分のマイクロバッチの勾配は足し合わせる必要があります。勾配のクリアは毎バッチではなく、"

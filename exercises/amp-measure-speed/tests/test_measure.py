@@ -108,7 +108,7 @@ def charts(result):
         where = {"en": f"{machine}, batch {result['batch_size']}: the grader timed your train_step, "
                        f"float32 and autocast in turns; dot: median of 3-9 steps, whisker: fastest "
                        f"to slowest",
-                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。採点環境があなたの train_step を"
+                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。採点環境が提出された train_step を"
                        f"float32 と autocast で交互に計測。点は 3〜9 ステップの中央値、ひげは最速〜最遅のステップ"}
     else:
         runs = good_runs(result)
@@ -116,7 +116,7 @@ def charts(result):
             return []
         where = {"en": f"{machine}, batch {result['batch_size']}: your figures, median of "
                        f"{result['steps']} steps after {result['warmup']} warm-up steps",
-                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。あなたの計測値で、ウォームアップ "
+                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。提出された計測値で、ウォームアップ "
                        f"{result['warmup']} ステップの後の {result['steps']} ステップの中央値です"}
         by_dtype = {}
         for run in runs:
@@ -126,7 +126,7 @@ def charts(result):
                     **({"spread": spread[dtype]} if dtype in spread else {})}
                    for dtype, points in by_dtype.items()]
     out = [{"id": "step-time", "title": {"en": "Time per training step", "ja": "学習 1 ステップの時間"},
-            "x_label": {"en": "hidden width", "ja": "隠れ層の幅"},
+            "x_label": {"en": "hidden width", "ja": "層幅"},
             "y_label": {"en": "milliseconds per step", "ja": "1 ステップのミリ秒"},
             "x_scale": "log", "y_scale": "log", "note": where, "series": time_series}]
     fp32 = by_dtype.get(None, {})
@@ -137,7 +137,7 @@ def charts(result):
     if any(s["points"] for s in speedups):
         out.append({"id": "speedup", "title": {"en": "Speed-up of autocast over float32",
                                                "ja": "float32 に対する autocast の速度比"},
-                    "x_label": {"en": "hidden width", "ja": "隠れ層の幅"},
+                    "x_label": {"en": "hidden width", "ja": "層幅"},
                     "y_label": {"en": "float32 time ÷ autocast time", "ja": "float32 の時間 ÷ autocast の時間"},
                     "x_scale": "log",
                     "note": {"en": "Above 1: autocast is faster. Below 1: it is slower: its casts, or 16-bit matrix products the CPU has no instructions for.",
@@ -149,7 +149,7 @@ def charts(result):
     if result["device"] == "cuda" and any(s["points"] for s in memory):
         out.append({"id": "peak-memory", "title": {"en": "Peak CUDA memory per step",
                                                    "ja": "1 ステップのピーク CUDA メモリ"},
-                    "x_label": {"en": "hidden width", "ja": "隠れ層の幅"},
+                    "x_label": {"en": "hidden width", "ja": "層幅"},
                     "y_label": {"en": "MiB (max_memory_allocated)", "ja": "MiB（max_memory_allocated）"},
                     "x_scale": "log", "series": [s for s in memory if s["points"]]})
     return out
@@ -175,7 +175,7 @@ def first_error(result, learner):
             raise Feedback({"en": f"time_steps raised {error['type']}: {error['message']} "
                                   f"(width {run['width']}, {LABELS[run['dtype']]['en']}).",
                             "ja": f"time_steps で {error['type']}: {error['message']} が発生しました"
-                                  f"（幅 {run['width']}、{LABELS[run['dtype']]['ja']}）。"},
+                                  f"（層幅 {run['width']}、{LABELS[run['dtype']]['ja']}）。"},
                            line=error.get("line") or learner.line_of("time_steps"))
 
 
@@ -183,7 +183,7 @@ def first_error(result, learner):
        title={"en": "WIDTHS and BATCH_SIZE size a model the grader can run",
               "ja": "WIDTHS と BATCH_SIZE が採点環境で動かせる大きさになっている"},
        hint={"en": "A small and a large width side by side show the most, for example [64, 1024].",
-             "ja": "小さな幅と大きな幅を並べると違いがよくわかります。たとえば [64, 1024] です。"},
+             "ja": "小さな層幅と大きな層幅を並べると違いがよくわかります。たとえば [64, 1024] です。"},
        given=True)
 def test_sizes(measured, learner):
     if measured["sizes_problem"]:
@@ -282,7 +282,7 @@ def test_memory_honest(measured, learner):
 
 @check("figures-match-clock",
        title={"en": "Your figures agree with the grader's clock",
-              "ja": "あなたの計測値が採点環境の時計と一致する"},
+              "ja": "提出された計測値が採点環境での計測と一致する"},
        hint={"en": "Return the median of the per-step times you measured with time.perf_counter(), "
                    "in seconds, as they came out: no scaling, no rounding to a fixed number.",
              "ja": "time.perf_counter() で測ったステップごとの時間の中央値を、秒のまま返しましょう。"
@@ -296,8 +296,8 @@ def test_figures_match_clock(measured, learner):
                                   f"(width {run['width']}, {LABELS[run['dtype']]['en']}), so it cannot "
                                   f"compare your figure with its clock.",
                             "ja": f"順伝播とオプティマイザのステップを 1 対 1 に対応づけられなかったため"
-                                  f"（幅 {run['width']}、{LABELS[run['dtype']]['ja']}）、あなたの計測値を"
-                                  f"採点環境の時計と比べられません。"},
+                                  f"（層幅 {run['width']}、{LABELS[run['dtype']]['ja']}）、提出された計測値を"
+                                  f"採点環境での計測と比べられません。"},
                            line=learner.line_of("time_steps"))
         low = clock["inner_median"] / CLOCK_FACTOR
         high = clock["outer_median"] * CLOCK_FACTOR + CLOCK_SLACK_S
@@ -312,8 +312,8 @@ def test_figures_match_clock(measured, learner):
                                   f"take {ms['inner']} ms of training (median) and {ms['outer']} ms "
                                   f"between one step and the next: your figure is {which} than the median "
                                   f"of any honest timing of them (accepted: {ms['low']} to {ms['high']} ms).",
-                            "ja": f"幅 {run['width']}、{LABELS[run['dtype']]['ja']}：あなたの値は 1 ステップ "
-                                  f"{ms['seen']} ms ですが、採点環境の時計では計測したステップの学習が "
+                            "ja": f"層幅 {run['width']}、{LABELS[run['dtype']]['ja']}：返された値は 1 ステップ "
+                                  f"{ms['seen']} ms ですが、採点環境での計測では、計測したステップの学習が "
                                   f"{ms['inner']} ms（中央値）、ステップから次のステップまでが {ms['outer']} ms "
                                   f"でした。正直に測った時間の中央値としては{which_ja}ます（許容範囲は {ms['low']}〜"
                                   f"{ms['high']} ms）。"},
@@ -335,18 +335,18 @@ def static_reading(source):
     if loop.unsynced_start or loop.unsynced_stop:
         return {"en": f" Reading your code: in the timed loop (line {loop.line}) torch.cuda.synchronize() "
                       f"does not come before the clock {'starts' if loop.unsynced_start else 'stops'}.",
-                "ja": f" コードを読むと、計測のループ（{loop.line} 行目）で時計を"
-                      f"{'動かす' if loop.unsynced_start else '止める'}前に torch.cuda.synchronize() を"
+                "ja": f" コードを読むと、計測のループ（{loop.line} 行目）で計測を"
+                      f"{'始める' if loop.unsynced_start else '終える'}前に torch.cuda.synchronize() を"
                       f"呼んでいません。"}
     return {}
 
 
 @check("cuda-synchronize",
        title={"en": "On CUDA the clock waits for the GPU, and the memory peak is reset first",
-              "ja": "CUDA では時計が GPU を待ち、メモリのピークを先にリセットする"},
+              "ja": "CUDA では GPU の処理を待ってから時刻を読み、ピークメモリを先にリセットする"},
        hint={"en": "GPU work is asynchronous: call torch.cuda.synchronize() before starting and before "
                    "stopping the clock, and torch.cuda.reset_peak_memory_stats() before the timed steps.",
-             "ja": "GPU の処理は非同期です。時計を動かす前と止める前に torch.cuda.synchronize() を、"
+             "ja": "GPU の処理は非同期です。計測を始める前と終える前に torch.cuda.synchronize() を、"
                    "計測するステップの前に torch.cuda.reset_peak_memory_stats() を呼びましょう。"},
        depends=["returns-seconds"])
 def test_cuda_synchronize(measured, learner):
@@ -373,11 +373,11 @@ def test_cuda_synchronize(measured, learner):
                                      if not start_ok else
                                      "call it after each step, before stopping the clock, or you time "
                                      "how long it takes to queue the work, not to do it."),
-                            "ja": f"計測した {steps} ステップのうち、時計を動かす前に torch.cuda.synchronize() "
-                                  f"が実行されたのは {clock['synced_start']} 回、ステップの後で時計を止める前は "
+                            "ja": f"計測した {steps} ステップのうち、計測を始める前に torch.cuda.synchronize() "
+                                  f"が実行されたのは {clock['synced_start']} 回、ステップの後で計測を終える前は "
                                   f"{clock['synced_stop']} 回でした。"
-                                  + ("各ステップで時計を動かす前に呼びましょう。" if not start_ok else
-                                     "各ステップの後、時計を止める前に呼びましょう。そうしないと処理の時間"
+                                  + ("各ステップで計測を始める前に呼びましょう。" if not start_ok else
+                                     "各ステップの後、計測を終える前に呼びましょう。そうしないと処理の時間"
                                      "ではなく、処理を予約する時間を測ってしまいます。")},
                            line=learner.line_of("time_steps"))
         if not clock["reset_before_timing"]:
@@ -390,7 +390,7 @@ def test_cuda_synchronize(measured, learner):
 
 @check("each-step-trains",
        title={"en": "Each step clears the gradients, runs backward, then steps the optimizer",
-              "ja": "各ステップで勾配を消し、backward を実行してからオプティマイザを進める"},
+              "ja": "各ステップで勾配をクリアし、逆伝播を実行してからオプティマイザのステップを実行する"},
        hint={"en": "train_step keeps its three training lines in order: optimizer.zero_grad(), then "
                    "loss.backward(), then optimizer.step(). A timing of anything less is not a training step.",
              "ja": "train_step の 3 行は順番どおりに残しましょう。optimizer.zero_grad()、loss.backward()、"

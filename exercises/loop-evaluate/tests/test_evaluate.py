@@ -106,16 +106,16 @@ def test_mean_loss(run, expected, learner):
                        line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
 
 
-@check("accuracy", title={"en": "Returns the accuracy over all samples", "ja": "全サンプルに対する正解率を返す"},
+@check("accuracy", title={"en": "Returns the accuracy over all samples", "ja": "すべての例に対する正解率を返す"},
        hint={"en": "Count right predictions and samples over the whole loader; divide at the end.",
-             "ja": "loader 全体で正解数とサンプル数を数え、最後に割りましょう。"},
+             "ja": "loader 全体で正解数と例の数を数え、最後に割りましょう。"},
        depends=["eval-mode"])
 def test_accuracy(run, expected, learner):
     got, right = as_float(run["returned"][1]), expected["accuracy"]
     if math.isclose(got, right, abs_tol=1e-6):
         return
     en = f"accuracy is {got:.4f}; {right:.4f} of the samples were predicted right."
-    ja = f"accuracy が {got:.4f} ですが、正しく予測されたサンプルの割合は {right:.4f} です。"
+    ja = f"accuracy が {got:.4f} ですが、正しく予測された例の割合は {right:.4f} です。"
     if math.isclose(got, 100 * right, abs_tol=1e-4):
         en += " Return a fraction between 0 and 1, not a percentage."
         ja += "百分率ではなく、0 から 1 の割合で返しましょう。"

@@ -78,7 +78,7 @@ def test_moves_batch(trained, learner):
 
 
 @check("zero-grad-each-iteration",
-       title={"en": "Clears the gradients every batch", "ja": "バッチごとに勾配を消す"},
+       title={"en": "Clears the gradients every batch", "ja": "バッチごとに勾配をクリアする"},
        hint={"en": "backward() adds into .grad: call optimizer.zero_grad() before each backward().",
              "ja": "backward() は .grad に足し込みます。各 backward() の前に optimizer.zero_grad() を呼びましょう。"},
        depends=["runs"])
@@ -97,7 +97,7 @@ def test_zero_grad(trained, learner):
 
 @check("step-each-batch",
        title={"en": "Steps the optimizer once per batch, after backward",
-              "ja": "バッチごとに 1 回、backward のあとでオプティマイザを更新する"},
+              "ja": "バッチごとに 1 回、逆伝播のあとでオプティマイザのステップを実行する"},
        hint={"en": "Each iteration: zero_grad(), forward and loss, backward(), step().",
              "ja": "各イテレーションで zero_grad()、順伝播と損失、backward()、step() の順です。"},
        depends=["runs"])

@@ -26,7 +26,7 @@ NO_GPU = {
     "en": "This exercise needs a GPU, and this grading server has none, so it was not graded. "
           "This is not your fault and does not count against you; your instructor has been told.",
     "ja": "この課題の採点には GPU が必要ですが、この採点サーバーには GPU がないため採点できません"
-          "でした。あなたの誤りではなく、成績にも影響しません。",
+          "でした。提出されたコードの誤りではなく、成績にも影響しません。",
 }
 
 
