@@ -12,7 +12,7 @@ import pytest
 
 from app.content.markdown import render
 from grader import ladder
-from tests.lessons.japanese_text import ROOT, _quiz_texts, documents, strip_code
+from tests.lessons.japanese_text import ROOT, _quiz_texts, check_messages, documents, strip_code
 
 # Kana and CJK ideographs; ・ (U+30FB) joins ASCII words by design ("FP32・FP16").
 JA = r"[\u3040-\u30fa\u30fc-\u30ff\u3400-\u9fff]"
@@ -23,14 +23,15 @@ MARKDOWN = sorted([*ROOT.glob("lessons/*/ja.md"), *ROOT.glob("exercises/*/prompt
 
 
 def _more_texts() -> Iterator[tuple[str, str]]:
-    """Japanese texts beyond documents(): exercise.toml (titles, hint rungs) and the grader's
-    default hint ladder."""
+    """Japanese texts beyond documents(): exercise.toml (titles, hint rungs), the grader's
+    default hint ladder and the messages of the exercises' own checks."""
     for path in sorted(ROOT.glob("exercises/*/exercise.toml")):
         for where, text in _quiz_texts(tomllib.loads(path.read_text("utf-8")), ""):
             yield f"{path.relative_to(ROOT)}{where}", text
     for name in dir(ladder):
         if not name.startswith("__"):
             yield from _quiz_texts(getattr(ladder, name), f"grader/ladder.py:{name}")
+    yield from check_messages()
 
 
 MORE = list(_more_texts())
@@ -44,6 +45,8 @@ def spacing_problems(text: str) -> list[tuple[int, str]]:
             problems.append((number, "a space after 。 or 、"))
         if re.search(rf"{JA}(?:[A-Za-z0-9]|``)|(?:[A-Za-z0-9]|``){JA}", line):
             problems.append((number, "no space between Japanese and ASCII or code"))
+        if re.search(rf"\d[ \t]+[%％]|％|%{JA}", line):
+            problems.append((number, "% is half-width, after its number without a space, and spaced from Japanese"))
     return problems
 
 
@@ -65,6 +68,9 @@ def test_the_rules_catch_what_they_should():
     assert spacing_problems(sample) == [
         (1, "a space after 。 or 、"), (2, "no space between Japanese and ASCII or code"),
         (3, "no space between Japanese and ASCII or code")]
+    percent = "% is half-width, after its number without a space, and spaced from Japanese"
+    assert spacing_problems("約 30 % 減る\n30％ 減る\n30%減る\n約 30% 減る\n") == [
+        (1, percent), (2, percent), (3, percent)]
     assert spacing_problems("``の値") and not spacing_problems("`` の値")
     assert rendered_breaks("<p>です。\n次</p>") and not rendered_breaks(render("です。\n次\n").html)
     # Between Japanese and ASCII the break stays, so the reader sees the space the style wants;
@@ -81,7 +87,8 @@ def test_japanese_spacing(name, text, markdown):
 
 
 def test_japanese_spacing_of_exercise_settings_and_the_hint_ladder():
-    assert len(MORE) > 40  # titles of every exercise, the ladder's rungs
+    assert len(MORE) > 40  # titles of every exercise, the ladder's rungs, the checks' messages
+    assert any(where.startswith("exercises/amp-measure-speed/tests/") for where, _ in MORE)
     assert [(where, spacing_problems(strip_code(text))) for where, text in MORE
             if spacing_problems(strip_code(text))] == []
 

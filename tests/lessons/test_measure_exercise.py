@@ -42,7 +42,7 @@ def test_solution_passes_and_returns_its_figures_and_where_they_were_measured():
     assert doc["score"] == 1.0
     step_time = next(f for f in doc["figures"] if f["id"] == "step-time")
     assert step_time["title"] == "学習 1 ステップの時間"
-    assert "採点環境が提出された train_step を" in step_time["note"]
+    assert "採点環境が提出された `train_step` を" in step_time["note"]
     assert {s["name"] for s in step_time["series"]} == {"float32", "bfloat16 の autocast"}
     assert all(len(s["points"]) == 2 and all(y > 0 for _, y in s["points"])
                for s in step_time["series"])

@@ -108,7 +108,7 @@ def charts(result):
         where = {"en": f"{machine}, batch {result['batch_size']}: the grader timed your train_step, "
                        f"float32 and autocast in turns; dot: median of 3-9 steps, whisker: fastest "
                        f"to slowest",
-                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。採点環境が提出された train_step を"
+                 "ja": f"{machine_ja}、バッチサイズ {result['batch_size']}。採点環境が提出された `train_step` を "
                        f"float32 と autocast で交互に計測。点は 3〜9 ステップの中央値、ひげは最速〜最遅のステップ"}
     else:
         runs = good_runs(result)
@@ -188,7 +188,7 @@ def first_error(result, learner):
 def test_sizes(measured, learner):
     if measured["sizes_problem"]:
         raise Feedback({"en": measured["sizes_problem"] + ".",
-                        "ja": "WIDTHS と BATCH_SIZE を見直してください（" + measured["sizes_problem"] + "）。"},
+                        "ja": f"`WIDTHS` と `BATCH_SIZE` を見直してください（{measured['sizes_problem']}）。"},
                        line=learner.line_of("time_steps"))
 
 
@@ -221,8 +221,8 @@ def test_returns_seconds(measured, learner):
               "ja": "最初にウォームアップのステップ、続いて計測するステップが学習する"},
        hint={"en": "Two loops: range(warmup) untimed, then range(steps), each timed step a whole "
                    "training step (forward, loss, backward, optimizer.step()).",
-             "ja": "ループを 2 つ書きます。range(warmup) は計測せず、range(steps) の各ステップで"
-                   "順伝播、損失、backward、optimizer.step() までを計測します。"},
+             "ja": "ループを 2 つ書きます。`range(warmup)` は計測せず、`range(steps)` の各ステップで"
+                   "順伝播、損失、`backward()`、`optimizer.step()` までを計測します。"},
        depends=["returns-seconds"])
 def test_warmup_then_steps(measured, learner):
     want = measured["warmup"] + measured["steps"]
@@ -242,8 +242,8 @@ def test_warmup_then_steps(measured, learner):
               "ja": "amp_dtype があれば autocast、なければ普通の float32"},
        hint={"en": "amp_dtype None means the float32 baseline: no autocast at all. Otherwise "
                    "torch.autocast(device_type=inputs.device.type, dtype=amp_dtype).",
-             "ja": "amp_dtype が None なら比較の基準の float32 で、autocast は使いません。それ以外は "
-                   "torch.autocast(device_type=inputs.device.type, dtype=amp_dtype) です。"},
+             "ja": "`amp_dtype` が `None` なら比較の基準の float32 で、autocast は使いません。それ以外は "
+                   "`torch.autocast(device_type=inputs.device.type, dtype=amp_dtype)` です。"},
        depends=["returns-seconds"])
 def test_autocast_when_asked(measured, learner):
     for run in measured["runs"]:
@@ -352,13 +352,14 @@ def static_reading(source):
 def test_cuda_synchronize(measured, learner):
     if measured["device"] != "cuda":
         note = static_reading(learner.source)
+        reading_note = note.get("ja", "")
         raise CannotVerifyHere({
             "en": "This grader has no GPU, so it cannot run your CUDA branch and cannot verify this "
                   "check here: it counts neither for nor against you. A GPU grader traces each "
                   "torch.cuda.synchronize() in your timed loop." + note.get("en", ""),
             "ja": "この採点環境には GPU がないため、CUDA の経路を実行できず、このチェックはここでは確かめられ"
                   "ません。得点にも減点にもなりません。GPU の採点環境では、計測のループの中の "
-                  "torch.cuda.synchronize() を実行時に追跡します。" + note.get("ja", "")})
+                  "`torch.cuda.synchronize()` を実行時に追跡します。" + reading_note})
     steps = measured["steps"]
     for run in measured["runs"]:
         clock = run["clock"]

@@ -49,7 +49,7 @@ def test_output(run, reference, learner):
     if not torch.allclose(run["out"], reference["out"], rtol=1e-5, atol=1e-6):
         gap = float((run["out"] - reference["out"]).abs().max())
         raise Feedback({"en": f"The output differs from running the blocks one after another (largest gap {gap:.3g}).",
-                        "ja": f"ブロックを順に実行した結果と出力が異なります (最大 {gap:.3g} の差)。"},
+                        "ja": f"ブロックを順に実行した結果と出力が異なります（最大 {gap:.3g} の差）。"},
                        line=learner.line_of(ENTRY))
 
 
@@ -82,7 +82,7 @@ def test_gradients(run, reference, learner):
 
 @check("every-block-checkpointed",
        title={"en": "Every block is checkpointed (its forward runs again during backward)",
-              "ja": "すべてのブロックがチェックポイントされている (逆伝播で順伝播が再実行される)"},
+              "ja": "すべてのブロックがチェックポイントされている（逆伝播で順伝播が再実行される）"},
        hint={"en": "Every block of the loop goes through checkpoint, not only some of them.",
              "ja": "一部だけでなく、ループのすべてのブロックを checkpoint に通しましょう。"},
        depends=["gradients-match"])
@@ -96,8 +96,8 @@ def test_every_block(run, learner):
     if plain:
         raise Feedback({"en": f"Blocks {plain} ran only once: their activations were stored, not recomputed. "
                               "Wrap every block in checkpoint(...).",
-                        "ja": f"ブロック {plain} は 1 回しか実行されず、アクティベーションが再計算されずに保持されました。"
-                              "すべてのブロックを checkpoint(...) で包みましょう。"},
+                        "ja": f"ブロック {plain} は 1 回しか実行されず、活性化が再計算されずに保持されました。"
+                              "すべてのブロックを `checkpoint(...)` でラップしましょう。"},
                        line=checkpoint_line(learner))
 
 
@@ -110,5 +110,5 @@ def test_use_reentrant(run, learner):
     noted = [w for w in run["warnings"] if any(marker in w for marker in REENTRANT_WARNINGS)]
     if noted:
         raise Feedback({"en": f"PyTorch warned: \"{noted[0][:120]}\". Pass use_reentrant=False.",
-                        "ja": f"PyTorch が警告しました: \"{noted[0][:120]}\"。use_reentrant=False を渡しましょう。"},
+                        "ja": f"PyTorch が警告しました：「{noted[0][:120]}」。`use_reentrant=False` を渡しましょう。"},
                        line=checkpoint_line(learner))

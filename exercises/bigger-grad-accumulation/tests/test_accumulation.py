@@ -83,9 +83,9 @@ def test_matches_big_batch(trained, learner):
         raise Feedback({"en": f"The weights moved as if the loss were {K} times too big: the micro-batch "
                               f"gradients add up. Divide each loss by accum_steps ({K}).",
                         "ja": f"損失が {K} 倍大きいかのように重みが動きました。マイクロバッチの勾配は足し合わされる"
-                              f"ので、各損失を accum_steps ({K}) で割りましょう。"},
+                              f"ので、各損失を `accum_steps`（{K}）で割りましょう。"},
                        line=call_line(learner.source, ENTRY, "backward", line))
     raise Feedback({"en": f"The weights differ from one step per group of {K} taken as one batch "
                           f"(largest gap {gap:.3g}).",
-                    "ja": f"{K} 個のグループを 1 つのバッチとして更新した場合の重みと異なります (最大 {gap:.3g} の差)。"},
+                    "ja": f"{K} 個のグループを 1 つのバッチとして更新した場合の重みと異なります（最大 {gap:.3g} の差）。"},
                    line=line)

@@ -42,11 +42,11 @@ def largest_gap(got: dict, expected: dict) -> tuple[str, float]:
 # costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
 @check("file-written", given=True, title={"en": "save_checkpoint writes the file", "ja": "save_checkpoint がファイルを書き出す"},
        hint={"en": "torch.save(obj, path) writes obj to the file at path.",
-             "ja": "torch.save(obj, path) で obj を path のファイルに書き出します。"})
+             "ja": "`torch.save(obj, path)` で `obj` を `path` のファイルに書き出します。"})
 def test_file_written(learner):
     if not run(learner, "exists")["exists"]:
         raise Feedback({"en": "After save_checkpoint(...) there was no file at `path`.",
-                        "ja": "save_checkpoint(...) のあと、`path` にファイルがありませんでした。"},
+                        "ja": "`save_checkpoint(...)` のあと、`path` にファイルがありませんでした。"},
                        line=learner.line_of("save_checkpoint"))
 
 
@@ -63,14 +63,14 @@ def test_weights_only_file(learner):
         reason = got["error"].split(". ")[0][:160]  # torch's message goes on for a paragraph
         raise Feedback({"en": "torch.load(path, weights_only=True) refused the file: it holds Python objects, "
                               f"not just tensors ({reason}). Save state dicts, not the model.",
-                        "ja": "torch.load(path, weights_only=True) がファイルを拒否しました。テンソル以外の Python "
-                              f"オブジェクトが入っています ({reason})。モデルではなく state dict を保存しましょう。"},
+                        "ja": "`torch.load(path, weights_only=True)` がファイルを受け付けませんでした。テンソル以外の Python "
+                              f"オブジェクトが入っています（{reason}）。モデルではなく state dict を保存しましょう。"},
                        line=line)
     missing = sorted({"model", "optimizer", "epoch"} - set(got["keys"] or []))
     if missing:
         found = ", ".join(got["keys"][:6]) if got["keys"] else "not a dict"
         raise Feedback({"en": f"The checkpoint dict lacks {', '.join(missing)} (found: {found}).",
-                        "ja": f"チェックポイントの辞書に {', '.join(missing)} がありません (あったもの: {found})。"},
+                        "ja": f"チェックポイントの辞書に {', '.join(missing)} がありません（あったもの：{found}）。"},
                        line=line)
 
 

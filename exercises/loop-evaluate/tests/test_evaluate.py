@@ -31,7 +31,7 @@ def as_float(value):
 # given=True: the untouched starter already passes this check; it earns nothing while it holds and
 # costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
 @check("returns-pair", given=True,
-       title={"en": "evaluate returns (mean_loss, accuracy)", "ja": "evaluate が (mean_loss, accuracy) を返す"},
+       title={"en": "evaluate returns (mean_loss, accuracy)", "ja": "`evaluate` が `(mean_loss, accuracy)` を返す"},
        hint={"en": "Return a tuple of two Python numbers: the mean loss per batch first, then the accuracy.",
              "ja": "Python の数 2 つのタプルを返しましょう。1 つ目はバッチあたりの平均損失、2 つ目は正解率です。"})
 def test_returns_pair(run, learner):
@@ -39,14 +39,14 @@ def test_returns_pair(run, learner):
     if isinstance(returned, list) and any(isinstance(v, torch.Tensor) for v in returned):
         raise Feedback({"en": "evaluate returned tensors, not Python numbers: add up loss.item() and the "
                               "count's .item(), so the pair is (float, float).",
-                        "ja": "evaluate の戻り値が Python の数値ではなくテンソルです。loss.item() や個数の .item() を"
-                              "足し合わせ、(float, float) のペアを返しましょう。"},
+                        "ja": "evaluate の戻り値が Python の数値ではなくテンソルです。`loss.item()` や個数の `.item()` を"
+                              "足し合わせ、`(float, float)` のペアを返しましょう。"},
                        line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
     ok = isinstance(returned, list) and len(returned) == 2 and all(as_float(v) is not None for v in returned)
     if not ok:
         shown = type(returned).__name__ if not isinstance(returned, list) else f"{len(returned)} values"
         raise Feedback({"en": f"evaluate returned {shown}; expected a pair of numbers (mean_loss, accuracy).",
-                        "ja": f"evaluate の戻り値が {shown} です。数値のペア (mean_loss, accuracy) を返してください。"},
+                        "ja": f"evaluate の戻り値が {shown} です。数値のペア `(mean_loss, accuracy)` を返してください。"},
                        line=return_line(learner.source, ENTRY, learner.line_of(ENTRY)))
 
 
@@ -79,7 +79,7 @@ def test_no_grad(run, learner):
 @check("moves-batch", given=True,
        title={"en": "Moves each batch to `device`", "ja": "各バッチを `device` に移す"},
        hint={"en": "tensor.to(device) returns the moved tensor: keep it and give that to the model.",
-             "ja": "tensor.to(device) は移した後のテンソルを返します。受け取って、それをモデルに渡しましょう。"},
+             "ja": "`tensor.to(device)` は移した後のテンソルを返します。受け取って、それをモデルに渡しましょう。"},
        depends=["returns-pair"])
 def test_moves_batch(run, learner):
     # The grader runs on the CPU, where an unmoved batch gives the same numbers; a GPU would stop.

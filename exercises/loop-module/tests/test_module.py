@@ -22,18 +22,18 @@ def line(learner, method):
 # given=True: the untouched starter already passes this check; it earns nothing while it holds and
 # costs its point when broken (credit is for the learner's work, and failing work never shows 100 %).
 @check("is-module", given=True, title={"en": "MLP is an nn.Module that returns (batch, out_features)",
-                           "ja": "MLP が nn.Module で、(batch, out_features) を返す"},
+                           "ja": "`MLP` が `nn.Module` で、`(batch, out_features)` を返す"},
        hint={"en": "class MLP(nn.Module), super().__init__() first, and return the last layer's output.",
-             "ja": "class MLP(nn.Module) とし、最初に super().__init__() を呼び、最後の層の出力を返しましょう。"})
+             "ja": "`class MLP(nn.Module)` とし、最初に `super().__init__()` を呼び、最後の層の出力を返しましょう。"})
 def test_is_module(built, learner):
     if not built["is_module"]:
         raise Feedback({"en": f"MLP(8, 16, 3) built a {built['type']}, not an nn.Module.",
-                        "ja": f"MLP(8, 16, 3) が nn.Module ではなく {built['type']} になりました。"},
+                        "ja": f"`MLP(8, 16, 3)` が `nn.Module` ではなく {built['type']} になりました。"},
                        line=learner.line_of("MLP"))
     if built.get("out_shape") != [5, 3]:
         got = built.get("out_shape") or built.get("out_type")
         raise Feedback({"en": f"A batch of shape (5, 8) came out as {got}; expected (5, 3).",
-                        "ja": f"形状 (5, 8) のバッチの出力が {got} でした。(5, 3) になるはずです。"},
+                        "ja": f"形状 `(5, 8)` のバッチの出力が {got} でした。`(5, 3)` になるはずです。"},
                        line=line(learner, "forward"))
 
 
@@ -57,7 +57,7 @@ def test_parameters(built, learner):
 
 @check("non-linear", title={"en": "A ReLU sits between the layers", "ja": "層の間に ReLU がある"},
        hint={"en": "nn.ReLU() (or torch.relu) between the two Linear layers.",
-             "ja": "2 つの Linear 層の間に nn.ReLU() (または torch.relu) を入れましょう。"},
+             "ja": "2 つの Linear 層の間に `nn.ReLU()`（または `torch.relu`）を入れましょう。"},
        depends=["is-module"])
 def test_non_linear(built, learner):
     if built["affine_gap"] < 1e-5:

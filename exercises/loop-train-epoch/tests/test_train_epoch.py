@@ -57,7 +57,7 @@ def test_train_mode(trained, learner):
        title={"en": "Moves each batch to `device`", "ja": "各バッチを `device` に移す"},
        hint={"en": "tensor.to(device) returns the moved tensor: keep it (inputs = inputs.to(device)) and "
                    "give that to the model.",
-             "ja": "tensor.to(device) は移した後のテンソルを返します。inputs = inputs.to(device) のように"
+             "ja": "`tensor.to(device)` は移した後のテンソルを返します。`inputs = inputs.to(device)` のように"
                    "受け取り、それをモデルに渡しましょう。"},
        depends=["runs"])
 def test_moves_batch(trained, learner):
@@ -170,5 +170,5 @@ def test_weights(trained, reference, learner):
     if worst > 1e-5:
         raise Feedback({"en": f"After one epoch the weights differ from the reference's "
                               f"(largest gap {worst:.3g} in {worst_name}).",
-                        "ja": f"1 エポック後の重みが模範解答と異なります ({worst_name} で最大 {worst:.3g} の差)。"},
+                        "ja": f"1 エポック後の重みが模範解答と異なります（{worst_name} で最大 {worst:.3g} の差）。"},
                        line=learner.line_of(ENTRY))

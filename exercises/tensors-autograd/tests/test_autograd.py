@@ -91,8 +91,8 @@ def call_descend(learner, w, x, y, lr, steps):
         if "NoneType" in text:
             raise Feedback({"en": "w.grad was None: w must require grad (w.clone().requires_grad_()) "
                                   "and backward() must run before the update.",
-                            "ja": "w.grad が None でした。w が勾配を必要とする状態 (w.clone().requires_grad_()) "
-                                  "で、更新の前に backward() が実行されている必要があります。"},
+                            "ja": "w.grad が None でした。w が勾配を必要とする状態（`w.clone().requires_grad_()`）"
+                                  "で、更新の前に `backward()` が実行されている必要があります。"},
                            line=error.line) from None
         raise
 

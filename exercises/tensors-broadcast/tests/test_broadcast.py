@@ -32,7 +32,7 @@ def call(learner, name, *args):
         if "must match the size" in str(error):
             raise Feedback({"en": f"{name} hit a broadcasting error: {error}. Line the shapes up from the "
                                   "right; a reduction over dim=0 gives one value per column.",
-                            "ja": f"{name} でブロードキャストのエラーになりました: {error}。形状は右からそろいます。"
+                            "ja": f"{name} でブロードキャストのエラーになりました：{error}。形状は右からそろいます。"
                                   "dim=0 で集約すると列ごとに 1 つの値になります。"},
                            line=error.line) from None
         raise
@@ -67,17 +67,17 @@ def test_standardize(learner):
 
 
 @check("distances-shape", given=True,
-       title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "pairwise_sq_distances が形状 (n, m) を返す"},
+       title={"en": "pairwise_sq_distances returns shape (n, m)", "ja": "`pairwise_sq_distances` が形状 `(n, m)` を返す"},
        hint={"en": "Give a and b each an axis of size 1, in different places, so that their difference "
                    "broadcasts to (n, m, d); then reduce the axis of the coordinates.",
-             "ja": "a と b にそれぞれ別の位置で大きさ 1 の軸を入れると、差が (n, m, d) にブロードキャストされます。"
+             "ja": "a と b にそれぞれ別の位置で大きさ 1 の軸を入れると、差が `(n, m, d)` にブロードキャストされます。"
                    "そのあと座標の軸で集約しましょう。"})
 def test_distances_shape(learner):
     got = call(learner, "pairwise_sq_distances", data(2, 4, 3), data(3, 5, 3))
     if not isinstance(got, torch.Tensor) or tuple(got.shape) != (4, 5):
         shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
         raise Feedback({"en": f"For a of shape (4, 3) and b of shape (5, 3) the result was {shape}; expected (4, 5).",
-                        "ja": f"a の形状 (4, 3)、b の形状 (5, 3) に対して結果が {shape} でした。(4, 5) になるはずです。"},
+                        "ja": f"`a` の形状 `(4, 3)`、`b` の形状 `(5, 3)` に対して結果が {shape} でした。`(4, 5)` になるはずです。"},
                        line=learner.line_of("pairwise_sq_distances"))
 
 
@@ -105,7 +105,7 @@ def test_distances_values(learner):
        title={"en": "Both functions use broadcasting, not Python loops",
               "ja": "どちらの関数も Python のループではなくブロードキャストを使う"},
        hint={"en": "Reshape with None (or unsqueeze) so the shapes broadcast, then reduce with sum(dim=...).",
-             "ja": "None (または unsqueeze) で形状を変えてブロードキャストさせ、sum(dim=...) で集約しましょう。"},
+             "ja": "`None`（または `unsqueeze`）で形状を変えてブロードキャストさせ、`sum(dim=...)` で集約しましょう。"},
        depends=["distances-shape"])
 def test_no_loops(learner):
     for function in ("standardize_columns", "pairwise_sq_distances"):
@@ -113,6 +113,6 @@ def test_no_loops(learner):
         if line:
             raise Feedback({"en": f"{function} loops in Python (line {line}): one broadcast expression "
                                   "does the same work in a single tensor operation.",
-                            "ja": f"{function} が Python のループを使っています ({line} 行目)。"
+                            "ja": f"{function} が Python のループを使っています（{line} 行目）。"
                                   "1 つのブロードキャストの式で、同じ計算を 1 回のテンソル演算で行えます。"},
                            line=line)

@@ -40,7 +40,7 @@ def model_move_lines(source):
 
 def not_returned():
     return NotChecked({"en": "Not checked: to_device did not return (model, inputs, targets).",
-                       "ja": "未確認：to_device が (model, inputs, targets) を返しませんでした。"})
+                       "ja": "未確認：`to_device` が `(model, inputs, targets)` を返しませんでした。"})
 
 
 # given=True: the untouched starter already passes this check; it earns nothing while it holds and
@@ -54,8 +54,8 @@ def test_pick_cpu(picked, learner):
     if got["type"] != "device" or got["device"] != "cpu":
         raise Feedback({"en": f"Without a GPU, pick_device() returned {got['device'] or got['type']}; "
                               "expected torch.device(\"cpu\").",
-                        "ja": f"GPU がないとき pick_device() が {got['device'] or got['type']} を返しました。"
-                              "torch.device(\"cpu\") を返してください。"},
+                        "ja": f"GPU がないとき `pick_device()` が {got['device'] or got['type']} を返しました。"
+                              "`torch.device(\"cpu\")` を返してください。"},
                        line=learner.line_of("pick_device"))
 
 
@@ -69,13 +69,13 @@ def test_pick_cuda(picked, learner):
     if got["device"] not in ("cuda", "cuda:0"):
         raise Feedback({"en": f"With a GPU available, pick_device() returned {got['device'] or got['type']}; "
                               "expected torch.device(\"cuda\").",
-                        "ja": f"GPU があるのに pick_device() が {got['device'] or got['type']} を返しました。"
-                              "torch.device(\"cuda\") を返してください。"},
+                        "ja": f"GPU があるのに `pick_device()` が {got['device'] or got['type']} を返しました。"
+                              "`torch.device(\"cuda\")` を返してください。"},
                        line=learner.line_of("pick_device"))
 
 
 @check("returns-triple", given=True, title={"en": "to_device returns (model, inputs, targets)",
-                                "ja": "to_device が (model, inputs, targets) を返す"},
+                                "ja": "`to_device` が `(model, inputs, targets)` を返す"},
        hint={"en": "return model, inputs, targets", "ja": "return model, inputs, targets です。"})
 def test_returns_triple(learner):
     got, error = moved(learner, "cpu")
@@ -84,12 +84,12 @@ def test_returns_triple(learner):
                           "ja": f"未確認：to_device が {error.line} 行目で CUDA を要求して停止しました（下を参照）。"})
     if not got["triple"] or not got["model_is_module"]:
         raise Feedback({"en": "to_device must return the three things it moved: (model, inputs, targets).",
-                        "ja": "to_device は移した 3 つ (model, inputs, targets) を返してください。"},
+                        "ja": "`to_device` は移した 3 つ `(model, inputs, targets)` を返してください。"},
                        line=learner.line_of("to_device"))
 
 
 @check("moves-model", given=True, title={"en": "The model ends up on `device`", "ja": "モデルが `device` に移る"},
-       hint={"en": "model.to(device) moves every parameter.", "ja": "model.to(device) ですべてのパラメータが移ります。"})
+       hint={"en": "model.to(device) moves every parameter.", "ja": "`model.to(device)` ですべてのパラメータが移ります。"})
 def test_moves_model(learner):
     got, error = moved(learner, "meta")
     if error is not None:

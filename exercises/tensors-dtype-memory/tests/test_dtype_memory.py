@@ -46,7 +46,7 @@ def test_bytes_is_int(learner):
     if isinstance(got, bool) or not isinstance(got, int):
         kind = "a tensor" if isinstance(got, torch.Tensor) else type(got).__name__
         raise Feedback({"en": f"tensor_bytes(torch.zeros(3, 4)) returned {kind}, not an int.",
-                        "ja": f"tensor_bytes(torch.zeros(3, 4)) の戻り値が int ではなく {kind} です。"},
+                        "ja": f"`tensor_bytes(torch.zeros(3, 4))` の戻り値が int ではなく {kind} です。"},
                        line=learner.line_of("tensor_bytes"))
 
 
@@ -83,12 +83,12 @@ def test_cast_dtype(learner):
         got = learner.call("cast", source, name)
         if not isinstance(got, torch.Tensor):
             raise Feedback({"en": f"cast(t, {name!r}) returned {type(got).__name__}, not a tensor.",
-                            "ja": f"cast(t, {name!r}) の戻り値がテンソルではなく {type(got).__name__} です。"},
+                            "ja": f"`cast(t, {name!r})` の戻り値がテンソルではなく {type(got).__name__} です。"},
                            line=learner.line_of("cast"))
         if got.dtype != getattr(torch, name):
             raise Feedback({"en": f"cast(t, {name!r}) returned a {str(got.dtype)} tensor; "
                                   f"expected torch.{name}.",
-                            "ja": f"cast(t, {name!r}) が {str(got.dtype)} のテンソルを返しました。"
+                            "ja": f"`cast(t, {name!r})` が {str(got.dtype)} のテンソルを返しました。"
                                   f"torch.{name} にしてください。"},
                            line=learner.line_of("cast"))
 
@@ -106,6 +106,6 @@ def test_cast_values(learner):
         if got.shape != expected.shape or not torch.equal(got, expected):
             raise Feedback({"en": f"cast(t, {name!r}) changed the values or the shape: "
                                   f"expected {expected.tolist()}, got {got.tolist()}.",
-                            "ja": f"cast(t, {name!r}) で値か形状が変わりました。"
+                            "ja": f"`cast(t, {name!r})` で値か形状が変わりました。"
                                   f"期待値 {expected.tolist()} に対して {got.tolist()} でした。"},
                            line=learner.line_of("cast"))
