@@ -243,7 +243,7 @@ def test_warmup_then_steps(measured, learner):
        hint={"en": "amp_dtype None means the float32 baseline: no autocast at all. Otherwise "
                    "torch.autocast(device_type=inputs.device.type, dtype=amp_dtype).",
              "ja": "`amp_dtype` が `None` なら比較の基準の float32 で、autocast は使いません。それ以外は "
-                   "`torch.autocast(device_type=inputs.device.type, dtype=amp_dtype)` です。"},
+                   "入力のデバイスの種類と `amp_dtype` を渡した `torch.autocast` の中で計算します。"},
        depends=["returns-seconds"])
 def test_autocast_when_asked(measured, learner):
     for run in measured["runs"]:
