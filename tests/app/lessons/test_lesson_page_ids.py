@@ -86,7 +86,7 @@ def test_lesson_page_renames_only_what_collides():
     assert 'href="#exercises-section"' in page.body and 'href="#演習の内容"' not in page.body
 
 
-@pytest.mark.parametrize("lang,minutes", [("en", "about %d minutes"), ("ja", "約 %d 分")])
+@pytest.mark.parametrize("lang,minutes", [("en", "(about %d minutes)"), ("ja", "（約 %d 分）")])
 def test_a_lesson_in_parts_lists_its_sections_under_each_part_with_its_reading_time(pages, lang, minutes):
     """Lesson 3 declares three parts: the contents group its sections under them, each part with
     the minutes app/content/reading.py counts, and the exercises heading stays last."""
@@ -98,7 +98,7 @@ def test_a_lesson_in_parts_lists_its_sections_under_each_part_with_its_reading_t
     wide = pages[(slug, lang)]
     wide = wide[wide.index('class="toc toc-wide"'):]
     wide = wide[:wide.index("</nav>")]
-    shown = re.findall(r'<span class="toc-part-title">([^<]+)</span> <span class="meta">\(([^)]+)\)', wide)
+    shown = re.findall(r'<span class="toc-part-title">([^<]+)</span> <span class="meta">([^<]+)</span>', wide)
     assert shown == [(part.title, minutes % part.minutes) for part in parts]
     h2 = [e.anchor for e in lesson_page(_rendered(slug, lang).html).toc if e.level == 2]
     assert _HREF.findall(wide) == [*(a for a in h2 if a != "exercises"), "exercises"]
