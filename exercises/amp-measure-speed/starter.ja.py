@@ -4,7 +4,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-# 比較する隠れ層の幅（1〜4 個、CPU の採点では最大 1024）と
+# 比較する層幅（1〜4 個、それぞれ 8 以上で、CPU の採点では最大 1024）と
 # バッチサイズ（CPU の採点では最大 256）。違いが見えるサイズを選ぼう。
 WIDTHS = [64]
 BATCH_SIZE = 64

@@ -4,7 +4,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-# Hidden-layer widths to compare (1 to 4 of them, at most 1024 on a CPU grader), and the
+# Layer widths to compare (1 to 4 of them, each from 8 to 1024 on a CPU grader), and the
 # batch size (at most 256 on a CPU grader). Choose sizes that show you something.
 WIDTHS = [64]
 BATCH_SIZE = 64

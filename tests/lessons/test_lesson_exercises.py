@@ -88,5 +88,5 @@ def test_feedback_in_japanese(roomy_exercises):
     code = (HERE / "submissions/bigger-grad-accumulation/loss-not-divided.py").read_text("utf-8")
     doc = grade_code(exercise, code, lang="ja", sandbox="local")
     failed = next(t for t in doc["tests"] if t["status"] == "fail")
-    assert "accum_steps (4) で割りましょう" in failed["message"]
+    assert "`accum_steps`（4）で割りましょう" in failed["message"]
     assert failed["title"] == "大きなバッチで 1 回ずつ更新した重みと一致する"

@@ -25,7 +25,7 @@ test_update_after_step = amp.check("update-after-step", given=True)
 test_zero_grad_each_iteration = amp.check(
     "zero-grad-each-iteration", given=True,
     title={"en": "Gradients are cleared after each step, not each micro-batch",
-           "ja": "マイクロバッチごとではなく、ステップの後にクリアする"},
+           "ja": "勾配はマイクロバッチごとではなく、ステップの後にクリアする"},
     hint={"en": "Gradients must add up over the micro-batches of one step: clear them only where the "
                 "optimizer has just stepped, not on every batch.",
           "ja": "1 ステップ分のマイクロバッチの勾配は足し合わせる必要があります。勾配のクリアは毎バッチではなく、"
