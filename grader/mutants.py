@@ -305,7 +305,8 @@ def _added_mutants(tree: ast.Module) -> Iterator[tuple[int, str, Callable[[ast.M
                                     "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"))
                                 return
 
-                yield step.lineno, "`clip_grad_norm_` added before the step: the gradients are clipped still scaled", clip
+                yield (step.lineno, "`clip_grad_norm_` added before the step: the gradients are clipped "
+                       "still scaled", clip)
         for loop in (n for n in ast.walk(function) if isinstance(n, ast.For)):
             if isinstance(loop.iter, ast.Name) and loop.iter.id in params:
                 def skip(t: ast.Module, number: int = number, line: int = loop.lineno) -> None:
