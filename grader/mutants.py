@@ -147,6 +147,7 @@ class _CallRewriter(ast.NodeTransformer):
 
     def __init__(self, rule: Callable[[ast.Call], ast.AST | None], target: int):
         self.rule, self.target, self.seen, self.line = rule, target, 0, 0
+        self.call = ""  # the rewritten call as written: which one, on a line with several
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -155,7 +156,7 @@ class _CallRewriter(ast.NodeTransformer):
             return node
         self.seen += 1
         if self.seen - 1 == self.target:
-            self.line = node.lineno
+            self.line, self.call = node.lineno, _text(node)
             return ast.copy_location(replacement, node)
         return node
 
@@ -209,14 +210,15 @@ def _drop_dim(node: ast.Call) -> ast.AST | None:  # x.sum(dim=0) -> x.sum(): ove
     return changed
 
 
+# Each change names the call it rewrote ({call}, as written): a line may hold two `.to()`.
 CALL_RULES: tuple[tuple[str, Callable[[ast.Call], ast.AST | None]], ...] = (
-    ("scaler.scale() dropped: backward on the unscaled loss", _drop_scale),
-    ("scaler.step(optimizer) replaced by optimizer.step()", _direct_step),
-    (".item() dropped: a tensor instead of a number", _drop_item),
-    ("float() dropped", _drop_float),
-    (".to() dropped: the tensor or model is not moved", _drop_move),
-    ("autocast's bfloat16 replaced by float16", _fp16_autocast),
-    ("dim= dropped: over the whole tensor", _drop_dim),
+    ("scaler.scale() dropped from `{call}`: backward on the unscaled loss", _drop_scale),
+    ("`{call}` replaced by optimizer.step()", _direct_step),
+    (".item() dropped from `{call}`: a tensor instead of a number", _drop_item),
+    ("float() dropped from `{call}`", _drop_float),
+    (".to() dropped from `{call}`: the tensor or model is not moved", _drop_move),
+    ("autocast's bfloat16 replaced by float16 in `{call}`", _fp16_autocast),
+    ("dim= dropped from `{call}`: over the whole tensor", _drop_dim),
 )
 
 
@@ -338,7 +340,7 @@ def mutants(source: str) -> list[Mutant]:
             copied = rewriter.visit(copy.deepcopy(tree))
             if rewriter.seen <= number:
                 break
-            add(rewriter.line, change, ast.unparse(ast.fix_missing_locations(copied)))
+            add(rewriter.line, change.format(call=rewriter.call), ast.unparse(ast.fix_missing_locations(copied)))
     ordered = sorted(found.values(), key=lambda m: (m.line, m.change))
     return ordered[:MAX_MUTANTS]
 

@@ -16,12 +16,12 @@ def test_amp_solution_gets_every_kind_of_mutant() -> None:
     changes = {m.change for m in found}
     for expected in ("`scaler.update()` removed", "`scaler.update()` moved after the loop",
                      "`scaler.step(optimizer)` swapped with the next line",
-                     "scaler.step(optimizer) replaced by optimizer.step()",
-                     "scaler.scale() dropped: backward on the unscaled loss",
+                     "`scaler.step(optimizer)` replaced by optimizer.step()",
+                     "scaler.scale() dropped from `scaler.scale(loss)`: backward on the unscaled loss",
                      "backward moved into the autocast block", "autocast dropped (its body runs in float32)",
                      "`optimizer.zero_grad(set_to_none=True)` moved before the loop",
-                     ".item() dropped: a tensor instead of a number",
-                     ".to() dropped: the tensor or model is not moved",
+                     ".item() dropped from `loss.item()`: a tensor instead of a number",
+                     ".to() dropped from `inputs.to(device)`: the tensor or model is not moved",
                      "`return total / len(loader)` returns None instead"):
         assert expected in changes, expected
     codes = [m.code for m in found]
@@ -128,3 +128,13 @@ def test_added_mistakes_need_their_place_in_the_solution() -> None:
     changes = [m.change for m in mutants(with_torch)]
     assert "the first batch of `loader` skipped (`itertools.islice`)" in changes
     assert not any("model.half()" in change for change in changes)  # no autocast: not an AMP loop
+
+
+def test_a_dropped_call_is_named_on_a_line_with_two() -> None:
+    source = "def f(inputs, targets, device):\n    inputs, targets = inputs.to(device), targets.to(device)\n" \
+             "    return inputs, targets\n"
+    moved = {m.change: m.code for m in mutants(source) if m.change.startswith(".to() dropped")}
+    assert set(moved) == {".to() dropped from `inputs.to(device)`: the tensor or model is not moved",
+                          ".to() dropped from `targets.to(device)`: the tensor or model is not moved"}
+    assert "= (inputs, targets.to(device))" in moved[".to() dropped from `inputs.to(device)`: the tensor or "
+                                                   "model is not moved"]
