@@ -78,6 +78,8 @@ def cmd_validate(options: argparse.Namespace) -> int:
         print(f"{'ok  ' if report.ok else 'FAIL'} {report.folder}{tally}")
         for problem in report.problems:
             print(f"       {problem}")
+        for warning in report.warnings:
+            print(f"       warning: {warning}")
         failures += not report.ok
     if not checked:
         return _fail(f"{root} holds no exercise folder (a folder with exercise.toml) and is not one")

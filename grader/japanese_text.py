@@ -1,16 +1,55 @@
 """The course's Japanese rules: the glossary's vocabulary (docs/glossary.md) and punctuation.
 
 `grader validate` applies them to an exercise folder's Japanese texts; tests/lessons applies
-them to the whole course. Code (fenced blocks and `inline code`) is never checked.
+them to the whole course. Code (fenced blocks and `inline code`) is never checked. They are a
+course's house style: errors where the course declares them (`course.toml`, see house_style),
+warnings for any other folder.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.md"
+COURSE_FILE = "course.toml"  # beside a course's exercises/ and lessons/ folders
+
+
+class HouseStyleError(ValueError):
+    """A course.toml whose [house_style] table cannot be used."""
+
+
+@dataclass(frozen=True)
+class HouseStyle:
+    """A course's declared house style: its glossary file (the rules are errors in its folders)."""
+
+    glossary: Path
+
+
+def house_style(exercise_folder: Path) -> HouseStyle | None:
+    """The house style the course of this folder declares, or None (then the rules only warn).
+
+    The course is the folder above `exercises/`: its `course.toml` may hold
+        [house_style]
+        glossary = "docs/glossary.md"   # relative to the course folder
+    """
+    config = Path(exercise_folder).resolve().parent.parent / COURSE_FILE
+    if not config.is_file():
+        return None
+    try:
+        table = tomllib.loads(config.read_text(encoding="utf-8")).get("house_style")
+    except tomllib.TOMLDecodeError as exc:
+        raise HouseStyleError(f"{COURSE_FILE}: {exc}") from exc
+    if table is None:
+        return None
+    name = table.get("glossary") if isinstance(table, dict) else None
+    if not isinstance(name, str) or not (config.parent / name).is_file():
+        raise HouseStyleError(f"{COURSE_FILE}: [house_style] glossary must name the course's glossary "
+                              f"file, relative to {config.parent.name}/ (got {name!r})")
+    return HouseStyle(glossary=config.parent / name)
 
 JA = r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]"
 _FENCED = re.compile(r"^```.*?^```[^\n]*$", re.S | re.M)
@@ -42,10 +81,10 @@ def _term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(re.escape(term))
 
 
-def avoided_uses(text: str) -> list[tuple[int, str, str]]:
+def avoided_uses(text: str, glossary_file: Path = GLOSSARY) -> list[tuple[int, str, str]]:
     """(line, avoided term, preferred term) for every glossary violation in `text`."""
     found = []
-    for preferred, avoid in glossary():
+    for preferred, avoid in glossary(glossary_file):
         for term in avoid:
             for match in _term_pattern(term).finditer(text):
                 if text.startswith(preferred, match.start()):
@@ -87,10 +126,11 @@ def _list_items(text: str) -> list[tuple[int, str]]:
     return items
 
 
-def text_problems(where: str, text: str, *, markdown: bool) -> list[str]:
+def text_problems(where: str, text: str, *, markdown: bool, glossary_file: Path = GLOSSARY) -> list[str]:
     """Every glossary and punctuation problem of one Japanese text, as 'where:line: ...'."""
     plain = strip_code(text) if markdown else text
-    problems = [f"{where}:{line}: '{term}' is not the course's word: use '{preferred}' (docs/glossary.md)"
-                for line, term, preferred in avoided_uses(plain)]
+    named = glossary_file.name if glossary_file != GLOSSARY else "docs/glossary.md"
+    problems = [f"{where}:{line}: '{term}' is not the course's word: use '{preferred}' ({named})"
+                for line, term, preferred in avoided_uses(plain, glossary_file)]
     problems += [f"{where}:{line}: {rule}" for line, rule in punctuation_problems(plain, markdown)]
     return problems

@@ -11,7 +11,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from grader.japanese_text import text_problems
+from grader.japanese_text import COURSE_FILE, GLOSSARY, HouseStyleError, house_style, text_problems
 from grader.ladder import LADDER_FILE
 from grader.loader import Exercise
 
@@ -63,7 +63,7 @@ def _toml_ja_texts(data: object, where: str) -> list[tuple[str, str]]:
     return []
 
 
-def japanese_problems(exercise: Exercise) -> list[str]:
+def japanese_problems(exercise: Exercise, glossary_file: Path = GLOSSARY) -> list[str]:
     """The glossary and punctuation rules (grader.japanese_text) over the folder's Japanese prose:
     prompt and hints, the hint ladder, the title and a quiz's texts. The tests' strings are not read:
     they quote code without backticks, which the punctuation rules would take for prose."""
@@ -71,21 +71,44 @@ def japanese_problems(exercise: Exercise) -> list[str]:
     problems = []
     for name in ("prompt.ja.md", "hints.ja.md"):
         if (folder / name).is_file():
-            problems += text_problems(name, (folder / name).read_text(encoding="utf-8"), markdown=True)
+            problems += text_problems(name, (folder / name).read_text(encoding="utf-8"), markdown=True,
+                                      glossary_file=glossary_file)
     for name in ("exercise.toml", "quiz.toml", LADDER_FILE):
         if (folder / name).is_file():
             data = tomllib.loads((folder / name).read_text(encoding="utf-8"))
             for where, text in _toml_ja_texts(data, ""):
                 # one line each: the problem names the field, its line 1 is the field's text
                 problems += [p.replace(f"{name} {where}:1:", f"{name} {where}:")
-                             for p in text_problems(f"{name} {where}", text, markdown=True)]
+                             for p in text_problems(f"{name} {where}", text, markdown=True,
+                                                    glossary_file=glossary_file)]
     return problems
 
 
 def language_problems(exercise: Exercise) -> list[str]:
-    """Everything validate reports about a folder's languages."""
+    """Everything validate reports as wrong about a folder's languages: a missing translation,
+    and the Japanese house style where the course declares it (style_warnings otherwise)."""
     languages = course_languages(exercise.path)
     problems = missing_translations(exercise, languages)
     if "ja" in languages:
-        problems += japanese_problems(exercise)
+        try:
+            declared = house_style(exercise.path)
+        except HouseStyleError as exc:
+            return [*problems, str(exc)]
+        if declared is not None:
+            problems += japanese_problems(exercise, declared.glossary)
     return problems
+
+
+def style_warnings(exercise: Exercise) -> list[str]:
+    """The Japanese rules for a folder whose course declares no house style: told, never refused
+    (a course's typography is its own choice; the folder stays valid and served)."""
+    try:
+        if house_style(exercise.path) is not None or "ja" not in course_languages(exercise.path):
+            return []
+    except HouseStyleError:
+        return []  # language_problems reports it
+    return [f"{problem} (this platform's house style; declare it in {COURSE_NOTE} to make it a rule)"
+            for problem in japanese_problems(exercise)]
+
+
+COURSE_NOTE = f"the course's {COURSE_FILE}, [house_style]"

@@ -1,4 +1,6 @@
-"""Mutants of a reference solution: each line removed, each AMP call moved or dropped, the return changed.
+"""Mutants of a reference solution: each line removed, each AMP call moved or dropped, the return
+changed, and the AMP mistakes a learner adds (a float16 model, a second GradScaler, a skipped batch,
+clipping before unscale_).
 
 `grader validate` grades every mutant and expects each to fail at least one check: a mutant
 that passes everything is a mistake the exercise's checks cannot see (a missing check). The
@@ -145,6 +147,7 @@ class _CallRewriter(ast.NodeTransformer):
 
     def __init__(self, rule: Callable[[ast.Call], ast.AST | None], target: int):
         self.rule, self.target, self.seen, self.line = rule, target, 0, 0
+        self.call = ""  # the rewritten call as written: which one, on a line with several
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -153,7 +156,7 @@ class _CallRewriter(ast.NodeTransformer):
             return node
         self.seen += 1
         if self.seen - 1 == self.target:
-            self.line = node.lineno
+            self.line, self.call = node.lineno, _text(node)
             return ast.copy_location(replacement, node)
         return node
 
@@ -207,14 +210,15 @@ def _drop_dim(node: ast.Call) -> ast.AST | None:  # x.sum(dim=0) -> x.sum(): ove
     return changed
 
 
+# Each change names the call it rewrote ({call}, as written): a line may hold two `.to()`.
 CALL_RULES: tuple[tuple[str, Callable[[ast.Call], ast.AST | None]], ...] = (
-    ("scaler.scale() dropped: backward on the unscaled loss", _drop_scale),
-    ("scaler.step(optimizer) replaced by optimizer.step()", _direct_step),
-    (".item() dropped: a tensor instead of a number", _drop_item),
-    ("float() dropped", _drop_float),
-    (".to() dropped: the tensor or model is not moved", _drop_move),
-    ("autocast's bfloat16 replaced by float16", _fp16_autocast),
-    ("dim= dropped: over the whole tensor", _drop_dim),
+    ("scaler.scale() dropped from `{call}`: backward on the unscaled loss", _drop_scale),
+    ("`{call}` replaced by optimizer.step()", _direct_step),
+    (".item() dropped from `{call}`: a tensor instead of a number", _drop_item),
+    ("float() dropped from `{call}`", _drop_float),
+    (".to() dropped from `{call}`: the tensor or model is not moved", _drop_move),
+    ("autocast's bfloat16 replaced by float16 in `{call}`", _fp16_autocast),
+    ("dim= dropped from `{call}`: over the whole tensor", _drop_dim),
 )
 
 
@@ -230,6 +234,92 @@ def _return_mutants(tree: ast.Module) -> Iterator[tuple[int, str, Callable[[ast.
         yield node.lineno, f"`{_text(node)}` returns None instead", none
 
 
+# -- mistakes a learner adds ---------------------------------------------------------------------
+# Removing, moving and dropping calls only takes away: a check about something a learner adds
+# (the model cast to float16, a GradScaler of its own, a batch skipped, clipping of still-scaled
+# gradients) could then never fail on any mutant, and validate would rightly call it blind.
+
+
+def _parameters(function: ast.FunctionDef) -> set[str]:
+    return {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+
+
+def _imports_torch(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.Import) and any(a.name == "torch" and a.asname is None for a in node.names)
+               for node in tree.body)
+
+
+def _body_start(function: ast.FunctionDef) -> int:
+    """Where added statements go: after the docstring."""
+    return 1 if _is_docstring(function.body, 0) else 0
+
+
+def _functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    return [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+
+
+def _statement(code: str) -> ast.stmt:
+    return ast.parse(code).body[0]
+
+
+def _scaler_steps(function: ast.FunctionDef, scaler: str) -> list[ast.stmt]:
+    """The statements of `function` that call `<scaler>.step(...)`."""
+    found = []
+    for node in ast.walk(function):
+        for block in (getattr(node, name, None) for name in ("body", "orelse")):
+            if isinstance(block, list):
+                found += [stmt for stmt in block if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                          and _attr_call(stmt.value, "step") and isinstance(stmt.value.func.value, ast.Name)
+                          and stmt.value.func.value.id == scaler]
+    return found
+
+
+def _added_mutants(tree: ast.Module) -> Iterator[tuple[int, str, Callable[[ast.Module], None]]]:
+    """(line, change, edit) for each AMP mistake that adds code, where the solution gives it a place."""
+    if not _imports_torch(tree):
+        return
+    amp = any(name in _called(tree) for name in ("autocast", "scale", "unscale_"))
+    for number, function in enumerate(_functions(tree)):
+        params, start = _parameters(function), _body_start(function)
+        if start >= len(function.body):
+            continue
+        first = function.body[start].lineno
+
+        def insert(code: str, number: int = number, start: int = start) -> Callable[[ast.Module], None]:
+            def edit(t: ast.Module) -> None:
+                _functions(t)[number].body.insert(start, _statement(code))
+            return edit
+
+        if amp and "model" in params:
+            yield first, "`model.half()` added: the weights themselves in float16", insert("model.half()")
+        if "scaler" in params and _scaler_steps(function, "scaler"):
+            made = "torch.amp.GradScaler(device.type)" if "device" in params else "torch.amp.GradScaler()"
+            yield first, f"`scaler = {made}` added: a scaler of its own, not the one passed in", \
+                insert(f"scaler = {made}")
+        if "model" in params and "scaler" in params and not _called(function) & {
+                "unscale_", "clip_grad_norm_", "clip_grad_value_"}:
+            for step in _scaler_steps(function, "scaler")[:1]:
+                def clip(t: ast.Module, number: int = number, line: int = step.lineno) -> None:
+                    for block in (b for _p, b in _bodies(_functions(t)[number])):
+                        for index, stmt in enumerate(block):
+                            if stmt.lineno == line and isinstance(stmt, ast.Expr):
+                                block.insert(index, _statement(
+                                    "torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)"))
+                                return
+
+                yield (step.lineno, "`clip_grad_norm_` added before the step: the gradients are clipped "
+                       "still scaled", clip)
+        for loop in (n for n in ast.walk(function) if isinstance(n, ast.For)):
+            if isinstance(loop.iter, ast.Name) and loop.iter.id in params:
+                def skip(t: ast.Module, number: int = number, line: int = loop.lineno) -> None:
+                    target = next(n for n in ast.walk(_functions(t)[number])
+                                  if isinstance(n, ast.For) and n.lineno == line)
+                    target.iter = ast.parse(f"itertools.islice({target.iter.id}, 1, None)", mode="eval").body
+                    t.body.insert(0, _statement("import itertools"))
+
+                yield loop.lineno, f"the first batch of `{loop.iter.id}` skipped (`itertools.islice`)", skip
+
+
 def mutants(source: str) -> list[Mutant]:
     """Every mutant of `source` that differs from it, first by line; at most MAX_MUTANTS."""
     tree = ast.parse(source)
@@ -240,7 +330,7 @@ def mutants(source: str) -> list[Mutant]:
         if code != original and code not in found:
             found[code] = Mutant(line=line, change=change, code=code)
 
-    for line, change, edit in [*_statement_mutants(tree), *_return_mutants(tree)]:
+    for line, change, edit in [*_statement_mutants(tree), *_return_mutants(tree), *_added_mutants(tree)]:
         copied = copy.deepcopy(tree)
         edit(copied)
         add(line, change, ast.unparse(ast.fix_missing_locations(copied)))
@@ -250,7 +340,7 @@ def mutants(source: str) -> list[Mutant]:
             copied = rewriter.visit(copy.deepcopy(tree))
             if rewriter.seen <= number:
                 break
-            add(rewriter.line, change, ast.unparse(ast.fix_missing_locations(copied)))
+            add(rewriter.line, change.format(call=rewriter.call), ast.unparse(ast.fix_missing_locations(copied)))
     ordered = sorted(found.values(), key=lambda m: (m.line, m.change))
     return ordered[:MAX_MUTANTS]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from grader.authoring import static_problems
 from grader.grading import grade_code, run_code
-from grader.languages import language_problems
+from grader.languages import language_problems, style_warnings
 from grader.leaks import folder_problems as text_problems
 from grader.loader import CONFIG_FILE, Exercise, ExerciseLoadError, ExerciseSet, load_exercise, load_exercises
 from grader.messages import RUN_ERRORS
@@ -32,6 +32,8 @@ class FolderReport:
     ok: bool
     problems: list[str] = field(default_factory=list)
     mutant_tally: str = ""  # with mutants: how many were graded, passed, and declared equivalent
+    # Said, never failing the folder: the house style of a course that does not declare it.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def broken(self) -> bool:
@@ -293,7 +295,8 @@ def check_exercise(exercise: Exercise, sandbox: str | None = None, *, with_mutan
     except Exception as exc:  # noqa: BLE001 -- one broken folder must not hide the others
         problems = [f"could not be checked: {type(exc).__name__}: {exc}"]
     return FolderReport(folder=exercise.id, ok=not problems, problems=problems,
-                        mutant_tally=_tally(exercise, problems) if with_mutants else "")
+                        mutant_tally=_tally(exercise, problems) if with_mutants else "",
+                        warnings=style_warnings(exercise))
 
 
 def _tally(exercise: Exercise, problems: list[str]) -> str:

@@ -16,12 +16,12 @@ def test_amp_solution_gets_every_kind_of_mutant() -> None:
     changes = {m.change for m in found}
     for expected in ("`scaler.update()` removed", "`scaler.update()` moved after the loop",
                      "`scaler.step(optimizer)` swapped with the next line",
-                     "scaler.step(optimizer) replaced by optimizer.step()",
-                     "scaler.scale() dropped: backward on the unscaled loss",
+                     "`scaler.step(optimizer)` replaced by optimizer.step()",
+                     "scaler.scale() dropped from `scaler.scale(loss)`: backward on the unscaled loss",
                      "backward moved into the autocast block", "autocast dropped (its body runs in float32)",
                      "`optimizer.zero_grad(set_to_none=True)` moved before the loop",
-                     ".item() dropped: a tensor instead of a number",
-                     ".to() dropped: the tensor or model is not moved",
+                     ".item() dropped from `loss.item()`: a tensor instead of a number",
+                     ".to() dropped from `inputs.to(device)`: the tensor or model is not moved",
                      "`return total / len(loader)` returns None instead"):
         assert expected in changes, expected
     codes = [m.code for m in found]
@@ -98,3 +98,43 @@ def test_declared_equivalent_mutants_are_not_graded_and_stale_ones_are_named(tmp
 def test_update_and_zero_grad_are_never_swapped() -> None:
     source = "def f(xs, s, o):\n    for x in xs:\n        s.step(o)\n        s.update()\n        o.zero_grad()\n"
     assert not any("`s.update()` swapped" in m.change for m in mutants(source))
+
+
+def test_the_amp_mistakes_a_learner_adds_are_mutants_too() -> None:
+    # Only removing, moving and dropping, no mutant could ever make the flagship's checks of
+    # added mistakes fail (a float16 model, a scaler of its own, clipping still-scaled
+    # gradients, a skipped batch): validate called them checks that never fail.
+    found = {m.change: m for m in mutants((EXERCISES / "amp-train-one-epoch" / "solution.py").read_text())}
+    half = found["`model.half()` added: the weights themselves in float16"]
+    assert "    model.half()\n    model.train()" in half.code
+    own = found["`scaler = torch.amp.GradScaler(device.type)` added: a scaler of its own, not the one passed in"]
+    assert "    scaler = torch.amp.GradScaler(device.type)\n" in own.code
+    clip = found["`clip_grad_norm_` added before the step: the gradients are clipped still scaled"]
+    assert "clip_grad_norm_(model.parameters(), max_norm=1.0)\n        scaler.step(optimizer)" in clip.code
+    skip = found["the first batch of `loader` skipped (`itertools.islice`)"]
+    assert skip.code.startswith("import itertools\n") and "in itertools.islice(loader, 1, None):" in skip.code
+    for mutant in (half, own, clip, skip):
+        ast.parse(mutant.code)
+
+
+def test_added_mistakes_need_their_place_in_the_solution() -> None:
+    # A loop that already clips after unscale_ gets no clipping mutant (moving unscale_ covers
+    # it); no scaler argument, no scaler of its own; no torch, no AMP mistake at all.
+    clipped = (EXERCISES / "amp-clip-gradients" / "solution.py").read_text()
+    assert not any("clip_grad_norm_` added" in m.change for m in mutants(clipped))
+    plain = "def f(model, loader):\n    for x in loader:\n        model(x)\n"
+    assert [m.change for m in mutants(plain) if "added" in m.change or "skipped" in m.change] == []
+    with_torch = "import torch\n\n\n" + plain
+    changes = [m.change for m in mutants(with_torch)]
+    assert "the first batch of `loader` skipped (`itertools.islice`)" in changes
+    assert not any("model.half()" in change for change in changes)  # no autocast: not an AMP loop
+
+
+def test_a_dropped_call_is_named_on_a_line_with_two() -> None:
+    source = "def f(inputs, targets, device):\n    inputs, targets = inputs.to(device), targets.to(device)\n" \
+             "    return inputs, targets\n"
+    moved = {m.change: m.code for m in mutants(source) if m.change.startswith(".to() dropped")}
+    assert set(moved) == {".to() dropped from `inputs.to(device)`: the tensor or model is not moved",
+                          ".to() dropped from `targets.to(device)`: the tensor or model is not moved"}
+    assert "= (inputs, targets.to(device))" in moved[".to() dropped from `inputs.to(device)`: the tensor or "
+                                                   "model is not moved"]

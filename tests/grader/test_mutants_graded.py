@@ -26,3 +26,14 @@ def test_every_mutant_of_the_fix_the_loop_solution_fails_a_check(
     exercise = load_exercise(roomy_exercises / "amp-fix-the-loop")
     assert len(mutants(exercise.solution_path.read_text(encoding="utf-8"))) >= 25
     assert check_code(exercise, "local", with_mutants=True) == []
+
+
+@pytest.mark.slow
+def test_every_check_of_the_flagship_fails_on_some_mutant(
+        roomy_exercises: Path, gradings: GradingCache, monkeypatch: pytest.MonkeyPatch) -> None:
+    # unscale-before-clip, fp32-master-weights, one-scaler and trains-every-batch judge mistakes
+    # a learner adds; with mutants that only took away, they passed on 17 mutants and were
+    # skipped on 21, and validate reported the folder (rightly) as having checks that never fail.
+    monkeypatch.setattr(grader.validate, "grade_code", gradings.grade)
+    exercise = load_exercise(roomy_exercises / "amp-train-one-epoch")
+    assert check_code(exercise, "local", with_mutants=True) == []
