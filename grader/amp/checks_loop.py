@@ -154,9 +154,12 @@ def mean_loss_returned(ctx: Context) -> Finding:
     message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
     division = ctx.static.divisions.get(ctx.spec.entry)
     divided = _wrong_count(value, losses)
-    if message is None and divided is not None and division is not None:
-        # The returned value shows the count: point at the line that divides by it.
-        return failed(SLUG_MEAN, _describe_wrong_count(value, divided, len(losses), division), division.line)
+    if message is None and division is not None:
+        # The mean is made by a division: point at the line that divides, and say by what (and,
+        # when the returned value shows it, by how many: `/ i` is 5 for 6 batches).
+        text = (_describe_wrong_count(value, divided, len(losses), division) if divided is not None
+                else _describe_wrong_division(value, expected, len(losses), division))
+        return failed(SLUG_MEAN, text, division.line)
     return failed(SLUG_MEAN, message or _plain_wrong_mean(value, expected, line), line)
 
 
@@ -177,6 +180,17 @@ def _describe_wrong_count(value: float, count: int, batches: int, division: Divi
               f"(`{division.divisor}` on line {division.line}), not by the number of batches, {batches}.",
         "ja": f"train_one_epoch の戻り値は {value:.4f} で、{batches} バッチの損失の合計を {count} で割った値です"
               f"（{division.line} 行目の `{division.divisor}`）。バッチ数の {batches} で割りましょう。"}
+
+
+def _describe_wrong_division(value: float, expected: float, batches: int, division: Division) -> dict[str, str]:
+    over_en = f"the {batches} batch losses" if batches else "the batch losses"
+    over_ja = f"{batches} バッチの損失" if batches else "バッチ損失"
+    return {
+        "en": f"train_one_epoch returned {value:.4f}, divided by `{division.divisor}` on line {division.line}, "
+              f"but the mean of {over_en} is {expected:.4f}: add up each batch's loss.item() and divide "
+              "by the number of batches.",
+        "ja": f"train_one_epoch の戻り値は {division.line} 行目で `{division.divisor}` で割った {value:.4f} ですが、"
+              f"{over_ja}の平均は {expected:.4f} です。各バッチの `loss.item()` を合計し、バッチ数で割りましょう。"}
 
 
 def _plain_wrong_mean(value: float, expected: float, line: int | None) -> dict[str, str]:

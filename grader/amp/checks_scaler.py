@@ -165,13 +165,15 @@ def update_after_step(ctx: Context) -> Finding:
     # the update belongs after scaler.step, wherever the extra step sits.
     sequence = [e for e in trace.of("scaler-step", "scaler-update", "optimizer-step")
                 if e["kind"] != "optimizer-step" or not (e.get("via_scaler") or _beside_scaler_step(trace, e))]
-    if not trace.of("scaler-step"):
+    if not trace.of("scale", "unscale", "scaler-step", "scaler-update"):
+        # The loop never touches the scaler: one mistake, the missing scaler, which the step and
+        # scaled-loss checks name; a third failure for an update of a scaler never used would
+        # only repeat them. A loop that uses the scaler but steps directly is judged (below).
         if trace.raised:
             return ctx.stopped(SLUG_UPDATE)
         return skipped(SLUG_UPDATE, {
-            "en": "Not checked: the optimizer never steps through the scaler (see the step check).",
-            "ja": "未確認：オプティマイザがスケーラー経由でステップしていません（ステップのチェックを参"
-                  "照）。"})
+            "en": "Not checked: your loop never uses the GradScaler (see the step check).",
+            "ja": "未確認：ループが GradScaler を一度も使っていません（ステップのチェックを参照）。"})
     previous = None
     for event in sequence:
         if event["kind"] == "scaler-update" and previous is None:
@@ -195,10 +197,10 @@ def update_after_step(ctx: Context) -> Finding:
                 and previous["kind"] != "scaler-update" \
                 and trace.iteration_of(event) is not trace.iteration_of(previous):
             # (two steps within one batch are the step check's finding)
-            return _missing_update(ctx, previous.get("line"))
+            return _missing_update(ctx, previous)
         previous = event
-    if previous["kind"] != "scaler-update" and not trace.raised:
-        return _missing_update(ctx, previous.get("line"))
+    if previous is not None and previous["kind"] != "scaler-update" and not trace.raised:
+        return _missing_update(ctx, previous)
     return passed(SLUG_UPDATE)
 
 
@@ -207,7 +209,9 @@ def _beside_scaler_step(trace: Trace, event: Event) -> bool:
     return iteration is not None and bool(iteration.of("scaler-step"))
 
 
-def _missing_update(ctx: Context, step_line: int | None) -> Finding:
+def _missing_update(ctx: Context, step: Event) -> Finding:
+    step_line = step.get("line")
+    call = "scaler.step(optimizer)" if step["kind"] == "scaler-step" else "optimizer.step()"
     outside = ctx.static.find("update", in_loop=False, function=ctx.spec.entry)
     if outside:
         line = outside[0].line
@@ -218,9 +222,9 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
                   "回の `scaler.step(optimizer)` の後に、ループの中で更新する必要がありま"
                   "す。"}, line)
     return failed(SLUG_UPDATE, {
-        "en": f"scaler.update() never follows scaler.step(optimizer) on line {step_line}, so the "
+        "en": f"scaler.update() never follows {call} on line {step_line}, so the "
               "loss scale never adapts.",
-        "ja": f"{step_line} 行目の `scaler.step(optimizer)` の後に `scaler.update()` がないため、"
+        "ja": f"{step_line} 行目の `{call}` の後に `scaler.update()` がないため、"
               "ロススケールが調整されません。"}, step_line)
 
 

@@ -10,6 +10,8 @@ from typing import Any
 from grader.amp.events import KINDS
 
 Event = dict[str, Any]
+# What a batch is fetched for: an iteration of training (a forward pass, a loss, a backward, a step).
+TRAINING_KINDS = frozenset({"forward", "loss", "backward", "scaler-step", "optimizer-step"})
 
 
 class TraceError(ValueError):
@@ -94,13 +96,36 @@ class Trace:
 
     @functools.cached_property
     def iterations(self) -> list[Iteration]:
+        """One per batch trained: a walk over the loader that trains nothing is not iterations.
+
+        `len(list(loader))` walks the loader a second time only to count its batches; those
+        fetches are no batches skipped. What runs while such a walk is under way stays with
+        the iteration before it (or, before the first, with no iteration, as before a loop).
+        """
+        counting = self._counting_walks()
         iterations: list[Iteration] = []
         for event in self.events:
             if event["kind"] == "batch":
-                iterations.append(Iteration(len(iterations), event.get("line")))
+                if event.get("walk") not in counting:
+                    iterations.append(Iteration(len(iterations), event.get("line")))
             elif iterations:
                 iterations[-1].events.append(event)
         return iterations
+
+    def _counting_walks(self) -> set[Any]:
+        """The walks over the loader in which nothing trained, when another walk did train."""
+        walk_of: Any = None
+        trained: set[Any] = set()
+        walks: set[Any] = set()
+        for event in self.events:
+            if event["kind"] == "batch":
+                walk_of = event.get("walk")
+                walks.add(walk_of)
+            elif event["kind"] in TRAINING_KINDS and walk_of is not None:
+                trained.add(walk_of)
+        if not trained or None in walks:
+            return set()
+        return walks - trained
 
     @functools.cached_property
     def windows(self) -> list[Window]:

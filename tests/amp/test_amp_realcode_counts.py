@@ -1,0 +1,93 @@
+"""Real loops the checks misjudged (issue 33, A-E), in-process: each verdict and line, en and ja."""
+
+from __future__ import annotations
+
+from grader.amp.trace import Trace
+from tests.amp.amp_helpers import review_source
+from tests.amp.test_amp_realcode import GOOD, edit, failing
+
+# nanoGPT's step (train.py): bfloat16 autocast, a plain backward, clipping, a direct step.
+NANOGPT_STYLE = '''import torch
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    total = 0.0
+    for inputs, targets in loader:
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16):
+            logits = model(inputs)
+            loss = criterion(logits, targets)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        total += loss.item()
+    return total / len(loader)
+'''
+
+
+def test_walking_the_loader_again_to_count_its_batches_is_no_skipped_batch():
+    review = review_source(edit("    return total / len(loader)", "    return total / len(list(loader))"))
+    assert failing(review) == {}
+    assert len(review.trace.iterations) == 4
+    assert review.finding("trains-every-batch").status == "pass"
+
+
+def test_counting_the_batches_before_the_loop_leaves_the_iterations_whole():
+    source = edit("    total = 0.0\n", "    total = 0.0\n    batches = len(list(loader))\n")
+    review = review_source(edit("    return total / len(loader)", "    return total / batches", source))
+    assert failing(review) == {}
+    assert [it.index for it in review.trace.iterations] == [0, 1, 2, 3]
+
+
+def test_a_walk_that_trains_nothing_still_fails_when_no_walk_trains():
+    events = [{"kind": "batch", "seq": i, "line": 5, "walk": 0} for i in range(3)]
+    trace = Trace.from_result({"events": events, "batches": 3})
+    assert len(trace.iterations) == 3  # nothing trained anywhere: these are the loop's own batches
+
+
+def test_clipping_in_a_loop_that_never_scales_is_no_unscale_mistake():
+    review = review_source(NANOGPT_STYLE)
+    found = failing(review)
+    assert set(found) == {"backward-on-scaled-loss", "step-through-scaler"}
+    assert review.finding("unscale-before-clip").status == "pass"
+    assert review.finding("update-after-step").status == "skip"
+    assert "never uses the GradScaler" in review.finding("update-after-step").message["en"]
+
+
+def test_clipping_scaled_gradients_still_fails():
+    source = edit("        scaler.scale(loss).backward()\n",
+                  "        scaler.scale(loss).backward()\n        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n")
+    found = failing(review_source(source))
+    assert found["unscale-before-clip"].line == 12
+
+
+def test_an_update_after_a_direct_step_is_judged_as_the_docs_say():
+    # docs/grading.md: a direct optimizer.step() that replaces scaler.step counts as the step.
+    source = edit("        scaler.step(optimizer)\n", "        optimizer.step()\n")
+    review = review_source(source)
+    assert review.finding("update-after-step").status == "pass"
+    assert failing(review)["step-through-scaler"].line == 12
+    without = review_source(edit("        scaler.update()\n", "", source))
+    update = failing(without)["update-after-step"]
+    assert update.line == 12
+    assert "never follows optimizer.step() on line 12" in update.message["en"]
+    assert "12 行目の `optimizer.step()`" in update.message["ja"]
+
+
+def test_a_wrapped_division_is_named_with_its_line_and_count():
+    source = edit("    total = 0.0\n    for inputs, targets in loader:",
+                  "    total = 0.0\n    for i, (inputs, targets) in enumerate(loader):")
+    found = failing(review_source(edit("    return total / len(loader)", "    return float(total / i)", source)))
+    assert found["mean-loss-returned"].line == 15
+    assert "divided by 3 (`i` on line 15)" in found["mean-loss-returned"].message["en"]
+
+
+def test_a_division_that_gives_no_whole_count_still_names_its_line_and_divisor():
+    # Summing loss.item() * batch size, then dividing by the number of batches: 8 times the mean.
+    source = edit("        total += loss.item()\n", "        total += loss.item() * inputs.size(0)\n")
+    source = edit("    return total / len(loader)", "    epoch_loss = total / len(loader)\n    return epoch_loss", source)
+    found = failing(review_source(source))["mean-loss-returned"]
+    assert found.line == 15
+    assert "divided by `len(loader)` on line 15" in found.message["en"]
+    assert "15 行目で `len(loader)` で割った" in found.message["ja"]
+
