@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
 from grader.amp.registry import register
-from grader.amp.trace import Event, Trace
+from grader.amp.trace import Event, Trace, Window
 
 SLUG_SCALED = "backward-on-scaled-loss"
 SLUG_STEP = "step-through-scaler"
@@ -136,9 +136,13 @@ def step_through_scaler(ctx: Context) -> Finding:
                       "バッチ"
                       "ごとに 1 回です。"}, steps[1].get("line"))
     if ctx.spec.accumulate == 1:
-        for window in ctx.windows_done:
+        windows = ctx.windows_done
+        for position, window in enumerate(windows):
             # A batch skipped outright is trains-every-batch's finding, not a missing step.
             if window.of("backward") and not window.of("scaler-step"):
+                accumulated = _accumulation(windows[position:])
+                if accumulated is not None:
+                    return accumulated
                 line = window.iterations[0].line
                 return failed(SLUG_STEP, {
                     "en": f"Iteration {window.index + 1} (the loop on line {line}) never steps the "
@@ -147,6 +151,30 @@ def step_through_scaler(ctx: Context) -> Finding:
                           "オプティマイザがステップしていません。毎バッチ `scaler.step(optimizer)` が"
                           "必要です。"}, line)
     return passed(SLUG_STEP)
+
+
+def _accumulation(windows: list[Window]) -> Finding | None:
+    """Gradients of several batches added up before one step, where each batch should step.
+
+    `windows` starts at a batch that did not step; when the gradients it left are still there
+    at the next batch's backward and a later batch steps, the loop accumulates gradients: say
+    so, at the step that runs only every n batches.
+    """
+    for count, window in enumerate(windows[1:], start=2):
+        backwards = window.of("backward")
+        if not backwards or backwards[0].get("grads_clean"):
+            return None  # the gradients were cleared (or never added to): no accumulation
+        steps = window.of("scaler-step")
+        if steps:
+            line, first = steps[0].get("line"), windows[0].index + 1
+            return failed(SLUG_STEP, {
+                "en": f"scaler.step(optimizer) on line {line} runs once for {count} batches: the gradients of "
+                      f"batches {first}-{first + count - 1} are added up before one step (gradient accumulation), "
+                      "but this exercise asks for one step per batch.",
+                "ja": f"{line} 行目の `scaler.step(optimizer)` は {count} バッチに 1 回しか実行されません。バッチ "
+                      f"{first}〜{first + count - 1} の勾配を足し合わせてから 1 回ステップしています（勾配累積）が、"
+                      "この演習ではバッチごとに 1 回ステップします。"}, line)
+    return None
 
 
 @register("update-after-step", needs=("scaler",),
