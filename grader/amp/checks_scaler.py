@@ -193,15 +193,17 @@ def update_after_step(ctx: Context) -> Finding:
     # the update belongs after scaler.step, wherever the extra step sits.
     sequence = [e for e in trace.of("scaler-step", "scaler-update", "optimizer-step")
                 if e["kind"] != "optimizer-step" or not (e.get("via_scaler") or _beside_scaler_step(trace, e))]
-    if not trace.of("scale", "unscale", "scaler-step", "scaler-update"):
-        # The loop never touches the scaler: one mistake, the missing scaler, which the step and
-        # scaled-loss checks name; a third failure for an update of a scaler never used would
-        # only repeat them. A loop that uses the scaler but steps directly is judged (below).
+    if not trace.of("scaler-step"):
+        # No scaler.step anywhere: one mistake, named by the step check at its line, and the
+        # update comes with its fix; judging an update against a step that bypasses the scaler
+        # would fail the same missing call twice (docs/grading.md, "update-after-step").
         if trace.raised:
             return ctx.stopped(SLUG_UPDATE)
         return skipped(SLUG_UPDATE, {
-            "en": "Not checked: your loop never uses the GradScaler (see the step check).",
-            "ja": "未確認：ループが GradScaler を一度も使っていません（ステップのチェックを参照）。"})
+            "en": "Not checked: the optimizer never steps through the scaler, so there is no scaler step "
+                  "for an update to follow (see the step check).",
+            "ja": "未確認：オプティマイザがスケーラー経由で一度もステップしていないため、`scaler.update()` が"
+                  "続くべきステップがありません（ステップのチェックを参照）。"})
     previous = None
     for event in sequence:
         if event["kind"] == "scaler-update" and previous is None:
