@@ -89,8 +89,11 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
 @register("step-through-scaler", needs=("scaler",),
           title={"en": "The optimizer steps once per batch through the scaler",
                  "ja": "オプティマイザはバッチごとに 1 回、スケーラー経由でステップする"},
-          hint={"en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
-                "ja": "`optimizer.step()` をバッチごとに 1 回の `scaler.step(optimizer)` に置き換えましょう。"})
+          # Said of every loop, the starter's included (which has no step at all): no "replace".
+          hint={"en": "Step the optimizer through the scaler, `scaler.step(optimizer)`, once per batch after the "
+                      "backward pass, never with a direct `optimizer.step()`.",
+                "ja": "バッチごとに 1 回、backward の後に `scaler.step(optimizer)` でスケーラー経由でステップしましょう。"
+                      "`optimizer.step()` を直接呼ばないでください。"})
 def step_through_scaler(ctx: Context) -> Finding:
     trace = ctx.trace
     if not trace.of("scaler-step", "optimizer-step"):
