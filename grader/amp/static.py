@@ -58,6 +58,7 @@ class StaticInfo:
     returns: dict[str, list[int]] = field(default_factory=dict)
     switches: list[Switch] = field(default_factory=list)
     divisions: dict[str, Division] = field(default_factory=dict)  # per function: what its return divides
+    conditions: list[tuple[int, int, int]] = field(default_factory=list)  # an if: its line, its body's first and last
     ok: bool = True
 
     @classmethod
@@ -99,6 +100,13 @@ class StaticInfo:
             return None
         inner = [(start, end) for start, end in self.autocast_blocks if start <= line <= end]
         return max(inner)[0] if inner else None
+
+    def condition_of(self, line: int | None) -> int | None:
+        """The line of the innermost `if` whose body holds a line (`if (i + 1) % k == 0:` of a step)."""
+        if line is None:
+            return None
+        inner = [(first, test) for test, first, last in self.conditions if first <= line <= last]
+        return max(inner)[1] if inner else None
 
     def switch_around(self, line: int | None) -> Switch | None:
         """The machine test that governs a line (the branch it sits in), if any."""
@@ -293,6 +301,12 @@ class _Visitor(ast.NodeVisitor):
             self.withs.pop()
 
     visit_AsyncWith = visit_With  # type: ignore[assignment]
+
+    def visit_If(self, node: ast.If) -> None:
+        if node.body:
+            self.info.conditions.append((node.lineno, node.body[0].lineno,
+                                         node.body[-1].end_lineno or node.body[-1].lineno))
+        self.generic_visit(node)
 
     def visit_Return(self, node: ast.Return) -> None:
         if self.function:
