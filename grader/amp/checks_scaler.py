@@ -123,13 +123,21 @@ def step_through_scaler(ctx: Context) -> Finding:
                       "だけにしましょう。"}, direct[0].get("line"))
         if direct:
             line = direct[0].get("line")
-            return failed(SLUG_STEP, _with_note({
-                "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
-                      "still multiplied by the loss scale and steps with inf/NaN gradients are not "
-                      "skipped.",
-                "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。勾配にはロス"
-                      "スケールが掛かったままで、inf/NaN の勾配によるステップもスキップされませ"
-                      "ん。"}, switch_note(ctx, line)), line)
+            if any(b.get("scaled_by") is not None for b in trace.of("backward")):
+                text = {"en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
+                              "still multiplied by the loss scale and steps with inf/NaN gradients are not "
+                              "skipped.",
+                        "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。勾配にはロス"
+                              "スケールが掛かったままで、inf/NaN の勾配によるステップもスキップされませ"
+                              "ん。"}
+            else:  # nothing was scaled: the gradients are at their true size, only the scaler's guard is missing
+                text = {"en": f"optimizer.step() on line {line} bypasses the GradScaler: steps with inf/NaN "
+                              "gradients are not skipped, and the loss scale that keeps float16 gradients from "
+                              "underflowing never comes into play.",
+                        "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。inf/NaN の勾配に"
+                              "よるステップはスキップされず、float16 の勾配のアンダーフローを防ぐロススケールも"
+                              "使われません。"}
+            return failed(SLUG_STEP, _with_note(text, switch_note(ctx, line)), line)
         if len(steps) > 1:
             return failed(SLUG_STEP, {
                 "en": f"scaler.step(optimizer) runs {len(steps)} times in iteration "

@@ -51,6 +51,9 @@ def test_clipping_in_a_loop_that_never_scales_is_no_unscale_mistake():
     assert set(found) == {"backward-on-scaled-loss", "step-through-scaler"}
     assert review.finding("unscale-before-clip").status == "pass"
     assert review.finding("update-after-step").status == "skip"
+    # Nothing was scaled: the step message must not say the gradients are still multiplied.
+    assert "still multiplied" not in found["step-through-scaler"].message["en"]
+    assert "ロススケールが掛かったまま" not in found["step-through-scaler"].message["ja"]
 
 
 def test_clipping_scaled_gradients_still_fails():

@@ -7,7 +7,8 @@ def evaluate(model, loader, criterion, device) -> float:
     correct, seen = 0, 0
     with torch.inference_mode():
         for inputs, targets in loader:
-            inputs, targets = inputs.to(device), targets.to(device)
+            inputs = inputs.to(device)
+            targets = targets.to(device)
             with torch.autocast(device_type=device.type, dtype=torch.bfloat16):
                 outputs = model(inputs)
             correct += (outputs.argmax(dim=1) == targets).sum().item()

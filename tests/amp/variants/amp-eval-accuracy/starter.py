@@ -7,7 +7,8 @@ def evaluate(model, loader, criterion, device) -> float:
     correct, seen = 0, 0
     with torch.inference_mode():
         for inputs, targets in loader:
-            inputs, targets = inputs.to(device), targets.to(device)
+            inputs = inputs.to(device)
+            targets = targets.to(device)
             # TODO: run the forward pass in bfloat16, then count the right answers.
             outputs = model(inputs)
             seen += targets.numel()
