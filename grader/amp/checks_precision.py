@@ -24,7 +24,8 @@ def no_scaler_in_bf16(ctx: Context) -> Finding:
         return passed(SLUG_NO_SCALER)
     line = (made or used)[0].get("line")
     what_en = f"creates a GradScaler on line {line}" if made else f"scales with a GradScaler on line {line}"
-    what_ja = f"{line} 行目で GradScaler を作っています" if made else f"{line} 行目で GradScaler によるスケーリングをしています"
+    what_ja = (f"{line} 行目で GradScaler を作っています" if made
+               else f"{line} 行目で GradScaler によるスケーリングをしています")
     return failed(SLUG_NO_SCALER, {
         "en": f"This loop runs in bfloat16 but {what_en}. bfloat16 keeps float32's range, so nothing "
               "underflows and there is nothing to scale: the scaler only multiplies and divides the gradients "

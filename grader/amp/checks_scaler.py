@@ -92,8 +92,8 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
           # Said of every loop, the starter's included (which has no step at all): no "replace".
           hint={"en": "Step the optimizer through the scaler, `scaler.step(optimizer)`, once per batch after the "
                       "backward pass, never with a direct `optimizer.step()`.",
-                "ja": "バッチごとに 1 回、backward の後に `scaler.step(optimizer)` でスケーラー経由でステップしましょう。"
-                      "`optimizer.step()` を直接呼ばないでください。"})
+                "ja": "バッチごとに 1 回、backward の後に `scaler.step(optimizer)` でスケーラー経由で"
+                      "ステップしましょう。`optimizer.step()` を直接呼ばないでください。"})
 def step_through_scaler(ctx: Context) -> Finding:
     trace = ctx.trace
     if not trace.of("scaler-step", "optimizer-step"):

@@ -205,7 +205,8 @@ def _divisions(tree: ast.Module, source: str) -> dict[str, Division]:
             targets = node.targets if isinstance(node, ast.Assign) else []
             assigned_value = _unwrapped(node.value) if isinstance(node, ast.Assign) else None
             if any(isinstance(t, ast.Name) and t.id == value.id for t in targets) \
-                    and isinstance(assigned_value, ast.BinOp) and isinstance(assigned_value.op, (ast.Div, ast.FloorDiv)):
+                    and isinstance(assigned_value, ast.BinOp) \
+                    and isinstance(assigned_value.op, (ast.Div, ast.FloorDiv)):
                 assigned.append((node.lineno, _segment(source, assigned_value.right)))
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
                     and node.target.id == value.id and isinstance(node.op, (ast.Div, ast.FloorDiv)):

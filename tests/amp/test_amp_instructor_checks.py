@@ -115,7 +115,8 @@ def test_a_real_loop_that_steps_its_last_window_passes_the_new_check():
 
 
 @pytest.mark.parametrize(("old", "new", "words"), [
-    ("    return correct / seen", "    return correct / len(loader)", "returned 1.5, but the reference solution returns 0.1875"),
+    ("    return correct / seen", "    return correct / len(loader)",
+     "returned 1.5, but the reference solution returns 0.1875"),
     ("(outputs.argmax(dim=1) == targets)", "(outputs.argmax(dim=1) != targets)",
      "returned 0.8125, but the reference solution returns 0.1875"),
 ], ids=["per-batch", "the-error-rate"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader.amp.trace import Trace
 from tests.amp.amp_helpers import review_source
-from tests.amp.test_amp_realcode import GOOD, edit, failing
+from tests.amp.test_amp_realcode import edit, failing
 
 # nanoGPT's step (train.py): bfloat16 autocast, a plain backward, clipping, a direct step.
 NANOGPT_STYLE = '''import torch
@@ -58,7 +58,8 @@ def test_clipping_in_a_loop_that_never_scales_is_no_unscale_mistake():
 
 def test_clipping_scaled_gradients_still_fails():
     source = edit("        scaler.scale(loss).backward()\n",
-                  "        scaler.scale(loss).backward()\n        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n")
+                  "        scaler.scale(loss).backward()\n"
+                  "        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n")
     found = failing(review_source(source))
     assert found["unscale-before-clip"].line == 12
 
@@ -67,7 +68,8 @@ def test_a_direct_step_instead_of_scaler_step_is_one_failure_as_the_docs_say():
     # docs/grading.md: without scaler.step anywhere, update-after-step is skipped (the step check
     # names the one mistake); a direct step in one batch among scaler steps counts as a step.
     # (with scaler.update() kept, torch itself stops the loop: no inf checks were recorded)
-    review = review_source(edit("        scaler.step(optimizer)\n        scaler.update()\n", "        optimizer.step()\n"))
+    direct = edit("        scaler.step(optimizer)\n        scaler.update()\n", "        optimizer.step()\n")
+    review = review_source(direct)
     assert set(failing(review)) == {"step-through-scaler"}
     skipped = review.finding("update-after-step")
     assert skipped.status == "skip"
@@ -91,7 +93,8 @@ def test_a_wrapped_division_is_named_with_its_line_and_count():
 def test_a_division_that_gives_no_whole_count_still_names_its_line_and_divisor():
     # Summing loss.item() * batch size, then dividing by the number of batches: 8 times the mean.
     source = edit("        total += loss.item()\n", "        total += loss.item() * inputs.size(0)\n")
-    source = edit("    return total / len(loader)", "    epoch_loss = total / len(loader)\n    return epoch_loss", source)
+    source = edit("    return total / len(loader)",
+                  "    epoch_loss = total / len(loader)\n    return epoch_loss", source)
     found = failing(review_source(source))["mean-loss-returned"]
     assert found.line == 15
     assert "divided by `len(loader)` on line 15" in found.message["en"]

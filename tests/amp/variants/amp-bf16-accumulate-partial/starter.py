@@ -1,6 +1,3 @@
-import torch
-
-
 def train_one_epoch(model, loader, optimizer, criterion, device, accum_steps) -> float:
     """bfloat16 training, one step per accum_steps batches and one for the last, partial window."""
     model.train()

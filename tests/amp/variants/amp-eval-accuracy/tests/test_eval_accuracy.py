@@ -12,7 +12,7 @@ test_no_grad_in_eval = amp.check("no-grad-in-eval", given=True)
 test_no_training_in_eval = amp.check("no-training-in-eval", given=True)
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_runs = amp.runs(given=True, title={"en": "evaluate runs to the end", "ja": "evaluate が最後まで動く"})
-test_returns_like_reference = amp.check("returns-like-reference", depends=["runs"])
+test_returns_like_reference = amp.check("returns-like-reference", depends=["runs"], given=True)
 test_weights_match_reference = amp.weights(
     depends=["runs"], given=True,
     title={"en": "Leaves the weights as they were", "ja": "重みを変えない"},
