@@ -118,8 +118,7 @@ def mean_loss_returned(ctx: Context) -> Finding:
     trace = ctx.trace
     if trace.raised:
         return ctx.stopped(SLUG_MEAN)
-    returns = ctx.static.returns.get(ctx.spec.entry) or []
-    line = returns[-1] if returns else ctx.def_line
+    line = ctx.return_line
     value = _as_number(trace.returned)
     if value is None:
         kind = "None" if trace.returned_type == "NoneType" else trace.returned_type

@@ -46,8 +46,7 @@ def returns_like_reference(ctx: Context) -> Finding:
         # The reference checked against its own scenario (grader.amp.outcome.check_reference):
         # there is nothing else to compare with, and a value is always its own.
         return passed(SLUG_RETURNED)
-    returns = ctx.static.returns.get(ctx.spec.entry) or []
-    line = returns[-1] if returns else ctx.def_line
+    line = ctx.return_line
     want, got = numbers(ctx.reference.get("returned")), numbers(trace.returned)
     if want is None:
         return skipped(SLUG_RETURNED, {"en": "Not checked: the reference's returned value could not be read.",

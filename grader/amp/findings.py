@@ -127,3 +127,9 @@ class Context:
     @property
     def def_line(self) -> int | None:
         return self.static.defs.get(self.spec.entry)
+
+    @property
+    def return_line(self) -> int | None:
+        """The entry function's last `return` (where its value leaves), else its def line."""
+        returns = self.static.returns.get(self.spec.entry) or []
+        return returns[-1] if returns else self.def_line
