@@ -100,3 +100,44 @@ def test_a_division_that_gives_no_whole_count_still_names_its_line_and_divisor()
     assert "divided by `len(loader)` on line 15" in found.message["en"]
     assert "15 行目で `len(loader)` で割った" in found.message["ja"]
 
+
+
+# lucidrains/denoising-diffusion-pytorch's trainer shape: batches from an endless cycle() helper,
+# two backward passes added up before each step (tests/amp/realworld/.../r19_... is the full loop).
+CYCLE_ACCUMULATES = '''import torch
+
+
+def cycle(dl):
+    while True:
+        for data in dl:
+            yield data
+
+
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
+    dl = cycle(loader)
+    total = 0.0
+    for step in range(len(loader) // 2):
+        for _ in range(2):
+            inputs, targets = next(dl)
+            with torch.autocast(device_type=device.type):
+                loss = criterion(model(inputs), targets) / 2
+            scaler.scale(loss).backward()
+            total += loss.item()
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad()
+    return total / (len(loader) // 2)
+'''
+
+
+def test_batches_from_a_generator_helper_belong_to_the_loop_that_consumes_them():
+    review = review_source(CYCLE_ACCUMULATES)
+    assert {it.line for it in review.trace.iterations} == {15}  # `next(dl)`, not the helper's `for`
+
+
+def test_two_batches_added_up_before_each_step_are_named_gradient_accumulation():
+    found = failing(review_source(CYCLE_ACCUMULATES))
+    step = found["step-through-scaler"]
+    assert step.line == 20
+    assert "runs once for 2 batches" in step.message["en"] and "(gradient accumulation)" in step.message["en"]
+    assert "（勾配累積）" in step.message["ja"]

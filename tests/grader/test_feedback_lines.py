@@ -59,3 +59,14 @@ def test_the_amp_starter_is_not_told_to_replace_a_call_it_does_not_have(lang: st
     assert "optimizer.step()" not in starter
     step = _failed(_grade("amp-train-one-epoch", starter, lang))["step-through-scaler"]
     assert "Replace" not in step["hint"] and "置き換え" not in step["hint"], step["hint"]
+
+
+def test_the_weights_message_marks_the_line_of_the_check_that_explains_it():
+    # b08 steps with optimizer.step() on still-scaled gradients: the weights differ because of
+    # that line, and the weights message marks it, not the `def` line (issue 33, F).
+    code = (Path(__file__).resolve().parents[1] / "amp" / "corpus" / "amp-train-one-epoch"
+            / "b08_optimizer_step_only.py").read_text(encoding="utf-8")
+    failed = _failed(_grade("amp-train-one-epoch", code))
+    step_line = code.splitlines().index("        optimizer.step()") + 1
+    assert failed["step-through-scaler"]["line"] == step_line
+    assert failed["weights-match-reference"]["line"] == step_line
