@@ -70,3 +70,9 @@ def test_the_weights_message_marks_the_line_of_the_check_that_explains_it():
     step_line = code.splitlines().index("        optimizer.step()") + 1
     assert failed["step-through-scaler"]["line"] == step_line
     assert failed["weights-match-reference"]["line"] == step_line
+
+
+def test_a_step_missing_from_the_loop_is_marked_at_the_loop_not_the_def():
+    starter = _starter("loop-train-epoch")
+    found = _failed(_grade("loop-train-epoch", starter))["step-each-batch"]
+    assert starter.splitlines()[found["line"] - 1].strip() == "for inputs, targets in loader:"
