@@ -113,19 +113,32 @@ class Trace:
         return iterations
 
     def _counting_walks(self) -> set[Any]:
-        """The walks over the loader in which nothing trained, when another walk did train."""
+        """The walks over the loader that only count its batches (`len(list(loader))`).
+
+        Such a walk fetches every batch in one go, with nothing in between: a full, unbroken run
+        of batch events. When another walk is not such a run (the loop that trains, whose
+        batches have its work between them), the runs are the counting walks, wherever they
+        happen (before, after, or inside the loop, as a progress print's count). When every walk
+        is a run (one batch per epoch), the walks after which nothing trained are.
+        """
+        batches: dict[Any, list[int]] = {}
+        for position, event in enumerate(self.events):
+            if event["kind"] == "batch":
+                batches.setdefault(event.get("walk"), []).append(position)
+        if len(batches) < 2 or None in batches or not self.of(*TRAINING_KINDS):
+            return set()
+        runs = {walk for walk, at in batches.items()
+                if len(at) == self.batches and at[-1] - at[0] == len(at) - 1}
+        if batches.keys() - runs:
+            return runs
         walk_of: Any = None
         trained: set[Any] = set()
-        walks: set[Any] = set()
         for event in self.events:
             if event["kind"] == "batch":
                 walk_of = event.get("walk")
-                walks.add(walk_of)
-            elif event["kind"] in TRAINING_KINDS and walk_of is not None:
+            elif event["kind"] in TRAINING_KINDS:
                 trained.add(walk_of)
-        if not trained or None in walks:
-            return set()
-        return walks - trained
+        return set(batches) - trained if trained else set()
 
     @functools.cached_property
     def windows(self) -> list[Window]:

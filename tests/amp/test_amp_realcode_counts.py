@@ -141,3 +141,13 @@ def test_two_batches_added_up_before_each_step_are_named_gradient_accumulation()
     assert step.line == 20
     assert "runs once for 2 batches" in step.message["en"] and "(gradient accumulation)" in step.message["en"]
     assert "（勾配累積）" in step.message["ja"]
+
+
+def test_a_count_of_the_batches_inside_the_loop_is_no_skipped_batch_either():
+    # A progress print that counts the batches at the top of every iteration walks the loader
+    # each time, before that iteration's training.
+    source = edit("    for inputs, targets in loader:\n",
+                  "    for inputs, targets in loader:\n        print(f'one of {len(list(loader))} batches')\n")
+    review = review_source(source)
+    assert failing(review) == {}
+    assert len(review.trace.iterations) == 4
