@@ -64,7 +64,7 @@ def returns_like_reference(ctx: Context) -> Finding:
                   "data and the same weights.",
             "ja": f"{entry} の戻り値は {_shown(got)} ですが、同じデータ・同じ重みで模範解答は {_shown(want)} を"
                   "返します。"}, line)
-    want_kind = type(ctx.reference.get("returned")).__name__
+    want_kind = str(ctx.reference.get("returned_type") or type(ctx.reference.get("returned")).__name__)
     if want_kind in ("float", "int") and trace.returned_type not in ("float", "int"):
         return failed(SLUG_RETURNED, {
             "en": f"{entry} returned the right value as a {trace.returned_type}; the reference returns a Python "

@@ -132,3 +132,10 @@ def test_an_evaluation_that_computes_no_loss_is_told_what_the_autocast_check_jud
     doc = grade(ACCURACY, ACCURACY_SOLUTION)
     assert doc["status"] == "pass" and doc["score"] == 1.0
     assert any("judged the forward passes only" in note for note in doc["advice"]), doc["advice"]
+
+
+def test_the_right_accuracy_as_a_tensor_is_told_to_be_a_python_number():
+    source = swap(ACCURACY_SOLUTION, "    return correct / seen", "    return torch.tensor(correct / seen)")
+    found = failing(grade(ACCURACY, source))
+    assert set(found) == {"returns-like-reference"}, found
+    assert "returned the right value as a Tensor" in found["returns-like-reference"]["message"]
