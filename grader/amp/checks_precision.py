@@ -14,7 +14,7 @@ SLUG_NO_SCALER = "no-scaler-in-bf16"
           hint={"en": "bfloat16 has float32's exponent range, so its gradients do not underflow: a bfloat16 loop "
                       "needs no loss scaling, and no GradScaler.",
                 "ja": "bfloat16 は float32 と同じ指数の範囲をもつため、勾配がアンダーフローしません。bfloat16 の"
-                      "ループに損失のスケーリングは不要で、GradScaler も要りません。"})
+                      "ループにロススケーリングは不要で、GradScaler も要りません。"})
 def no_scaler_in_bf16(ctx: Context) -> Finding:
     trace = ctx.trace
     # Only an enabled scaler does anything: GradScaler(enabled=False) is a no-op and costs nothing.
@@ -31,5 +31,5 @@ def no_scaler_in_bf16(ctx: Context) -> Finding:
               "underflows and there is nothing to scale: the scaler only multiplies and divides the gradients "
               "back, and can skip steps for no reason. Leave it out.",
         "ja": f"このループは bfloat16 で実行されるのに、{what_ja}。bfloat16 は float32 と同じ範囲をもつため"
-              "アンダーフローは起きず、スケーリングするものがありません。スケーラーは勾配を掛けて割り戻すだけで、"
+              "アンダーフローは起きず、スケーリングするものがありません。スケーラーは勾配にスケールを掛けてからスケールを戻すだけで、"
               "理由もなくステップをスキップすることもあります。使わないようにしましょう。"}, line)
