@@ -151,6 +151,11 @@ def mean_loss_returned(ctx: Context) -> Finding:
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
     message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
+    if message is not None and losses and ctx.spec.accumulate > 1 \
+            and math.isclose(value, expected / ctx.spec.accumulate, rel_tol=1e-3, abs_tol=1e-4):
+        # The sum was made of the divided losses: the line that adds them up is the one to change.
+        adds = ctx.static.find("item", in_loop=True, function=ctx.spec.entry)
+        line = adds[0].line if adds else line
     division = ctx.static.divisions.get(ctx.spec.entry)
     divided = _wrong_count(value, losses)
     if message is None and division is not None:

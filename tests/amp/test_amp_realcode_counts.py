@@ -151,3 +151,19 @@ def test_a_count_of_the_batches_inside_the_loop_is_no_skipped_batch_either():
     review = review_source(source)
     assert failing(review) == {}
     assert len(review.trace.iterations) == 4
+
+
+def test_a_sum_of_divided_losses_is_marked_where_it_is_added_up():
+    # tests/amp/corpus/amp-grad-accumulation/b06: the loss is divided by accum_steps for backward,
+    # and that divided loss is what the loop adds up.
+    from pathlib import Path
+
+    from grader.amp.findings import LoopSpec
+
+    source = (Path(__file__).parent / "corpus" / "amp-grad-accumulation" / "b06_returns_divided_mean.py").read_text(
+        encoding="utf-8")
+    review = review_source(source, LoopSpec(accumulate=2), kwargs={"accum_steps": 2}, batches=4)
+    found = review.finding("mean-loss-returned")
+    assert found.status == "fail"
+    assert source.splitlines()[found.line - 1].strip() == "total += loss.item()"
+    assert "divided by 2" in found.message["en"]
