@@ -22,12 +22,13 @@ from grader.scenarios.loop import (
     trained_pair,
 )
 from grader.scenarios.probe import count, float_state, windows
-from grader.source_lines import call_line, def_line, return_line
+from grader.source_lines import call_line, def_line, loop_line, return_line
 from grader.testing import CannotVerifyHere, Feedback, NotChecked, Text, check, localize
 
 __all__ = [
     "CannotVerifyHere", "Feedback", "LearnerError", "NotChecked", "Text", "amp", "big_batch_reference",
     "call_line", "check", "count", "def_line", "figures", "evaluation_reference", "float_state", "localize",
+    "loop_line",
     "make_series", "measurement", "optimizer_state", "plain_reference", "resume_and_step", "return_line",
     "run_train_epoch", "trained_pair", "windows",
 ]

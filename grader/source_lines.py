@@ -1,7 +1,8 @@
 """Finds lines in a learner's source for feedback: a nested def, or a call inside a function.
 
 Exercise tests use these to point at the line that holds the mistake (`WindowDataset.__len__`,
-the `.backward()` call of `train`) rather than at the top of the function.
+the `.backward()` call of `train`, the `return` a wrong value leaves by, the loop a missing
+per-batch call belongs in) rather than at the top of the function.
 """
 
 from __future__ import annotations
@@ -71,3 +72,13 @@ def return_line(source: str, within: str, default: int | None = None) -> int | N
               and isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in ast.walk(d)}
     lines = [n.lineno for n in ast.walk(scope) if isinstance(n, ast.Return) and id(n) not in nested]
     return max(lines) if lines else default
+
+
+def loop_line(source: str, within: str, default: int | None = None) -> int | None:
+    """The first for/while loop inside def `within` (dotted), or `default`: where a per-batch call belongs."""
+    tree = _parse(source)
+    scope = _find_def(tree, within) if tree else None
+    if scope is None:
+        return default
+    lines = [n.lineno for n in ast.walk(scope) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
+    return min(lines) if lines else default

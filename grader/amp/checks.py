@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from grader.amp import checks_clip, checks_loop, checks_loss, checks_mode, checks_scaler, checks_scope  # noqa: F401
+from grader.amp import (  # noqa: F401
+    checks_clip,
+    checks_loop,
+    checks_loss,
+    checks_mode,
+    checks_precision,
+    checks_returned,
+    checks_scaler,
+    checks_scope,
+    checks_window,
+)
 from grader.amp.registry import CHECKS, AmpCheck
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed
 from grader.amp.registry import register
+from grader.amp.trace import Event, Trace
 
 SLUG_CLIP = "unscale-before-clip"
 SLUG_CLIP_PLAIN = "clip-before-step"
@@ -72,7 +73,7 @@ def _judge_clipping(ctx: Context, slug: str) -> Finding:
                       "so the update has already used the unclipped gradients.",
                 "ja": f"{line} 行目の `clip_grad_norm_` が {at} 行目のステップの後に実行されているた"
                       "め、更新にはクリップ前の勾配が使われています。"}, line)
-        if clip.get("unscaled") is False:
+        if clip.get("unscaled") is False and _clips_scaled_gradients(trace, clip):
             later = [u for u in trace.after(clip, trace.of("unscale"))
                      if not trace.before(u, trace.after(clip, trace.of("scaler-step")))]
             norm = clip.get("total_norm")
@@ -87,3 +88,15 @@ def _judge_clipping(ctx: Context, slug: str) -> Finding:
                 "ja": f"{line} 行目の `clip_grad_norm_` は、まだロススケールが掛かったままの勾配を"
                       f"クリップしているため{seen_ja}、しきい値が意味を持ちません。{after_ja}"}, line)
     return passed(slug)
+
+
+def _clips_scaled_gradients(trace: Trace, clip: Event) -> bool:
+    """A backward pass on a scaled loss made the gradients this clip sees (since the last step).
+
+    A loop that never scales its loss (a bfloat16 loop that ignores the scaler) clips gradients
+    at their true size: its mistake is the unscaled backward, backward-on-scaled-loss's finding.
+    """
+    steps = trace.before(clip, trace.of("scaler-step", "optimizer-step"))
+    since = steps[-1]["seq"] if steps else -1
+    return any(b.get("scaled_by") is not None for b in trace.before(clip, trace.of("backward"))
+               if b["seq"] > since)

@@ -118,8 +118,7 @@ def mean_loss_returned(ctx: Context) -> Finding:
     trace = ctx.trace
     if trace.raised:
         return ctx.stopped(SLUG_MEAN)
-    returns = ctx.static.returns.get(ctx.spec.entry) or []
-    line = returns[-1] if returns else ctx.def_line
+    line = ctx.return_line
     value = _as_number(trace.returned)
     if value is None:
         kind = "None" if trace.returned_type == "NoneType" else trace.returned_type
@@ -152,11 +151,19 @@ def mean_loss_returned(ctx: Context) -> Finding:
     if math.isclose(value, expected, rel_tol=1e-3, abs_tol=1e-4):
         return passed(SLUG_MEAN)
     message = _describe_wrong_mean(value, expected, losses, ctx.spec.accumulate, line)
+    if message is not None and losses and ctx.spec.accumulate > 1 \
+            and math.isclose(value, expected / ctx.spec.accumulate, rel_tol=1e-3, abs_tol=1e-4):
+        # The sum was made of the divided losses: the line that adds them up is the one to change.
+        adds = ctx.static.find("item", in_loop=True, function=ctx.spec.entry)
+        line = adds[0].line if adds else line
     division = ctx.static.divisions.get(ctx.spec.entry)
     divided = _wrong_count(value, losses)
-    if message is None and divided is not None and division is not None:
-        # The returned value shows the count: point at the line that divides by it.
-        return failed(SLUG_MEAN, _describe_wrong_count(value, divided, len(losses), division), division.line)
+    if message is None and division is not None:
+        # The mean is made by a division: point at the line that divides, and say by what (and,
+        # when the returned value shows it, by how many: `/ i` is 5 for 6 batches).
+        text = (_describe_wrong_count(value, divided, len(losses), division) if divided is not None
+                else _describe_wrong_division(value, expected, len(losses), division))
+        return failed(SLUG_MEAN, text, division.line)
     return failed(SLUG_MEAN, message or _plain_wrong_mean(value, expected, line), line)
 
 
@@ -177,6 +184,17 @@ def _describe_wrong_count(value: float, count: int, batches: int, division: Divi
               f"(`{division.divisor}` on line {division.line}), not by the number of batches, {batches}.",
         "ja": f"train_one_epoch の戻り値は {value:.4f} で、{batches} バッチの損失の合計を {count} で割った値です"
               f"（{division.line} 行目の `{division.divisor}`）。バッチ数の {batches} で割りましょう。"}
+
+
+def _describe_wrong_division(value: float, expected: float, batches: int, division: Division) -> dict[str, str]:
+    over_en = f"the {batches} batch losses" if batches else "the batch losses"
+    over_ja = f"{batches} バッチの損失" if batches else "バッチ損失"
+    return {
+        "en": f"train_one_epoch returned {value:.4f}, divided by `{division.divisor}` on line {division.line}, "
+              f"but the mean of {over_en} is {expected:.4f}: add up each batch's loss.item() and divide "
+              "by the number of batches.",
+        "ja": f"train_one_epoch の戻り値は {division.line} 行目で `{division.divisor}` で割った {value:.4f} ですが、"
+              f"{over_ja}の平均は {expected:.4f} です。各バッチの `loss.item()` を合計し、バッチ数で割りましょう。"}
 
 
 def _plain_wrong_mean(value: float, expected: float, line: int | None) -> dict[str, str]:
@@ -258,6 +276,10 @@ def accumulation_window(ctx: Context) -> Finding:
                 "ja": f"バッチ {window.index * k + 1}〜{window.index * k + k} では {k} 個目の後に "
                       f"1 回だけステップするはずが、{len(steps)} 回ステップしています"
                       + (f"（{line} 行目）。" if line else "。")}, line)
+    # The last, partial window (batches not a multiple of k) may divide by its own size r, as
+    # timm's train.py does, or by k, as most loops do: both make its backward a mean or a part of one.
+    rest = ctx.spec.partial_window
+    partial_from = trace.batches - rest if rest else len(trace.iterations)
     for iteration in trace.iterations:
         scales, losses = iteration.of("scale"), iteration.of("loss")
         backwards = iteration.of("backward")
@@ -270,7 +292,8 @@ def accumulation_window(ctx: Context) -> Finding:
         # What backward ran on, over scale x loss: 1/k whether the loss was divided before
         # scaling or the scaled loss afterwards (both are right).
         ratio = backwards[0]["value"] / (factors[0] * losses[-1]["value"] or 1.0)
-        if not math.isclose(ratio, 1 / k, rel_tol=2e-2):
+        allowed = (1 / k, 1 / rest) if iteration.index >= partial_from else (1 / k,)
+        if not any(math.isclose(ratio, share, rel_tol=2e-2) for share in allowed):
             line = backwards[0].get("line")
             return failed(SLUG_ACCUM, {
                 "en": f"backward() on line {line} runs on {ratio:.3g} times the batch's loss; "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader.amp.findings import Context, Finding, failed, passed, skipped
 from grader.amp.registry import register
-from grader.amp.trace import Event, Trace
+from grader.amp.trace import Event, Trace, Window
 
 SLUG_SCALED = "backward-on-scaled-loss"
 SLUG_STEP = "step-through-scaler"
@@ -89,8 +89,11 @@ def backward_on_scaled_loss(ctx: Context) -> Finding:
 @register("step-through-scaler", needs=("scaler",),
           title={"en": "The optimizer steps once per batch through the scaler",
                  "ja": "オプティマイザはバッチごとに 1 回、スケーラー経由でステップする"},
-          hint={"en": "Replace `optimizer.step()` with `scaler.step(optimizer)`, once per batch.",
-                "ja": "`optimizer.step()` をバッチごとに 1 回の `scaler.step(optimizer)` に置き換えましょう。"})
+          # Said of every loop, the starter's included (which has no step at all): no "replace".
+          hint={"en": "Step the optimizer through the scaler, `scaler.step(optimizer)`, once per batch after the "
+                      "backward pass, never with a direct `optimizer.step()`.",
+                "ja": "バッチごとに 1 回、backward の後に `scaler.step(optimizer)` でスケーラー経由で"
+                      "ステップしましょう。`optimizer.step()` を直接呼ばないでください。"})
 def step_through_scaler(ctx: Context) -> Finding:
     trace = ctx.trace
     if not trace.of("scaler-step", "optimizer-step"):
@@ -120,13 +123,21 @@ def step_through_scaler(ctx: Context) -> Finding:
                       "だけにしましょう。"}, direct[0].get("line"))
         if direct:
             line = direct[0].get("line")
-            return failed(SLUG_STEP, _with_note({
-                "en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
-                      "still multiplied by the loss scale and steps with inf/NaN gradients are not "
-                      "skipped.",
-                "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。勾配にはロス"
-                      "スケールが掛かったままで、inf/NaN の勾配によるステップもスキップされませ"
-                      "ん。"}, switch_note(ctx, line)), line)
+            if any(b.get("scaled_by") is not None for b in trace.of("backward")):
+                text = {"en": f"optimizer.step() on line {line} bypasses the GradScaler: the gradients are "
+                              "still multiplied by the loss scale and steps with inf/NaN gradients are not "
+                              "skipped.",
+                        "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。勾配にはロス"
+                              "スケールが掛かったままで、inf/NaN の勾配によるステップもスキップされませ"
+                              "ん。"}
+            else:  # nothing was scaled: the gradients are at their true size, only the scaler's guard is missing
+                text = {"en": f"optimizer.step() on line {line} bypasses the GradScaler: steps with inf/NaN "
+                              "gradients are not skipped, and the loss scale that keeps float16 gradients from "
+                              "underflowing never comes into play.",
+                        "ja": f"{line} 行目の `optimizer.step()` は GradScaler を通っていません。inf/NaN の勾配に"
+                              "よるステップはスキップされず、float16 の勾配のアンダーフローを防ぐロススケールも"
+                              "使われません。"}
+            return failed(SLUG_STEP, _with_note(text, switch_note(ctx, line)), line)
         if len(steps) > 1:
             return failed(SLUG_STEP, {
                 "en": f"scaler.step(optimizer) runs {len(steps)} times in iteration "
@@ -136,9 +147,13 @@ def step_through_scaler(ctx: Context) -> Finding:
                       "バッチ"
                       "ごとに 1 回です。"}, steps[1].get("line"))
     if ctx.spec.accumulate == 1:
-        for window in ctx.windows_done:
+        windows = ctx.windows_done
+        for position, window in enumerate(windows):
             # A batch skipped outright is trains-every-batch's finding, not a missing step.
             if window.of("backward") and not window.of("scaler-step"):
+                accumulated = _accumulation(windows[position:])
+                if accumulated is not None:
+                    return accumulated
                 line = window.iterations[0].line
                 return failed(SLUG_STEP, {
                     "en": f"Iteration {window.index + 1} (the loop on line {line}) never steps the "
@@ -147,6 +162,30 @@ def step_through_scaler(ctx: Context) -> Finding:
                           "オプティマイザがステップしていません。毎バッチ `scaler.step(optimizer)` が"
                           "必要です。"}, line)
     return passed(SLUG_STEP)
+
+
+def _accumulation(windows: list[Window]) -> Finding | None:
+    """Gradients of several batches added up before one step, where each batch should step.
+
+    `windows` starts at a batch that did not step; when the gradients it left are still there
+    at the next batch's backward and a later batch steps, the loop accumulates gradients: say
+    so, at the step that runs only every n batches.
+    """
+    for count, window in enumerate(windows[1:], start=2):
+        backwards = window.of("backward")
+        if not backwards or backwards[0].get("grads_clean"):
+            return None  # the gradients were cleared (or never added to): no accumulation
+        steps = window.of("scaler-step")
+        if steps:
+            line, first = steps[0].get("line"), windows[0].index + 1
+            return failed(SLUG_STEP, {
+                "en": f"scaler.step(optimizer) on line {line} runs once for {count} batches: the gradients of "
+                      f"batches {first}-{first + count - 1} are added up before one step (gradient accumulation), "
+                      "but this exercise asks for one step per batch.",
+                "ja": f"{line} 行目の `scaler.step(optimizer)` は {count} バッチに 1 回しか実行されません。バッチ "
+                      f"{first}〜{first + count - 1} の勾配を足し合わせてから 1 回ステップしています（勾配累積）が、"
+                      "この演習ではバッチごとに 1 回ステップします。"}, line)
+    return None
 
 
 @register("update-after-step", needs=("scaler",),
@@ -166,12 +205,16 @@ def update_after_step(ctx: Context) -> Finding:
     sequence = [e for e in trace.of("scaler-step", "scaler-update", "optimizer-step")
                 if e["kind"] != "optimizer-step" or not (e.get("via_scaler") or _beside_scaler_step(trace, e))]
     if not trace.of("scaler-step"):
+        # No scaler.step anywhere: one mistake, named by the step check at its line, and the
+        # update comes with its fix; judging an update against a step that bypasses the scaler
+        # would fail the same missing call twice (docs/grading.md, "update-after-step").
         if trace.raised:
             return ctx.stopped(SLUG_UPDATE)
         return skipped(SLUG_UPDATE, {
-            "en": "Not checked: the optimizer never steps through the scaler (see the step check).",
-            "ja": "未確認：オプティマイザがスケーラー経由でステップしていません（ステップのチェックを参"
-                  "照）。"})
+            "en": "Not checked: the optimizer never steps through the scaler, so there is no scaler step "
+                  "for an update to follow (see the step check).",
+            "ja": "未確認：オプティマイザがスケーラー経由で一度もステップしていないため、`scaler.update()` が"
+                  "続くべきステップがありません（ステップのチェックを参照）。"})
     previous = None
     for event in sequence:
         if event["kind"] == "scaler-update" and previous is None:
@@ -195,10 +238,10 @@ def update_after_step(ctx: Context) -> Finding:
                 and previous["kind"] != "scaler-update" \
                 and trace.iteration_of(event) is not trace.iteration_of(previous):
             # (two steps within one batch are the step check's finding)
-            return _missing_update(ctx, previous.get("line"))
+            return _missing_update(ctx, previous)
         previous = event
-    if previous["kind"] != "scaler-update" and not trace.raised:
-        return _missing_update(ctx, previous.get("line"))
+    if previous is not None and previous["kind"] != "scaler-update" and not trace.raised:
+        return _missing_update(ctx, previous)
     return passed(SLUG_UPDATE)
 
 
@@ -207,7 +250,9 @@ def _beside_scaler_step(trace: Trace, event: Event) -> bool:
     return iteration is not None and bool(iteration.of("scaler-step"))
 
 
-def _missing_update(ctx: Context, step_line: int | None) -> Finding:
+def _missing_update(ctx: Context, step: Event) -> Finding:
+    step_line = step.get("line")
+    call = "scaler.step(optimizer)" if step["kind"] == "scaler-step" else "optimizer.step()"
     outside = ctx.static.find("update", in_loop=False, function=ctx.spec.entry)
     if outside:
         line = outside[0].line
@@ -218,9 +263,9 @@ def _missing_update(ctx: Context, step_line: int | None) -> Finding:
                   "回の `scaler.step(optimizer)` の後に、ループの中で更新する必要がありま"
                   "す。"}, line)
     return failed(SLUG_UPDATE, {
-        "en": f"scaler.update() never follows scaler.step(optimizer) on line {step_line}, so the "
+        "en": f"scaler.update() never follows {call} on line {step_line}, so the "
               "loss scale never adapts.",
-        "ja": f"{step_line} 行目の `scaler.step(optimizer)` の後に `scaler.update()` がないため、"
+        "ja": f"{step_line} 行目の `{call}` の後に `scaler.update()` がないため、"
               "ロススケールが調整されません。"}, step_line)
 
 

@@ -43,6 +43,13 @@ def forward_in_autocast(ctx: Context) -> Finding:
     losses = [e for e in trace.of("loss") if not e.get("autocast")]
     if losses:
         return failed(SLUG_FORWARD, _loss_outside(ctx, losses[0]), losses[0].get("line"))
+    if not trace.of("loss"):
+        # The title promises the loss too: say that only the forward passes could be judged
+        # (an evaluation that returns an accuracy, or a loss computed without `criterion`).
+        ctx.advise({"en": "Your function never called `criterion`, so “The forward pass and the loss run "
+                          "under autocast” judged the forward passes only: each one ran under autocast.",
+                    "ja": "関数が `criterion` を一度も呼ばなかったため、「順伝播と損失の計算が autocast の中で"
+                          "行われる」では順伝播だけを確認しました。どの順伝播も autocast の中で実行されています。"})
     return passed(SLUG_FORWARD)
 
 

@@ -7,6 +7,8 @@ import sys
 from typing import Any
 
 SUBMISSION_FILENAME = "submission.py"
+# A generator function's code (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR), without importing inspect.
+_GENERATOR_FLAGS = 0x20 | 0x200
 MAX_EVENTS = 20_000  # a runaway loop must not grow the trace without bound
 
 # Every kind the tracer emits; the harness rejects anything else (the trace comes from an
@@ -22,18 +24,24 @@ def is_submission_file(filename: str, target: str = SUBMISSION_FILENAME) -> bool
     return os.path.basename(filename) == target
 
 
-def learner_line(target: str = SUBMISSION_FILENAME, skip: int = 1) -> int | None:
+def learner_line(target: str = SUBMISSION_FILENAME, skip: int = 1, *, past_generators: bool = False) -> int | None:
     """The line of the innermost frame that runs the learner's file, or None.
 
     The innermost one is the learner's statement that led to the event (a helper's body
-    rather than the helper's caller), which is the line worth highlighting.
+    rather than the helper's caller), which is the line worth highlighting. With
+    `past_generators`, a generator of the learner's (`def cycle(loader): ... yield batch`) is
+    passed over for the frame that consumes it: a batch belongs to the training loop that
+    asked for it, not to the helper's `for` that handed it on.
     """
     frame = sys._getframe(skip)
+    innermost = None
     while frame is not None:
         if is_submission_file(frame.f_code.co_filename, target):
-            return frame.f_lineno
+            if not (past_generators and frame.f_code.co_flags & _GENERATOR_FLAGS):
+                return frame.f_lineno
+            innermost = innermost or frame.f_lineno
         frame = frame.f_back
-    return None
+    return innermost
 
 
 def dtype_name(dtype: Any) -> str | None:
@@ -59,7 +67,9 @@ class EventLog:
         if len(self.events) >= self.cap:
             self.truncated = True
             return None
-        event = {"kind": kind, "seq": len(self.events), "line": learner_line(self.filename, 2)}
+        # A batch is placed in the loop that consumes it, through the learner's generator helpers.
+        line = learner_line(self.filename, 2, past_generators=kind == "batch")
+        event = {"kind": kind, "seq": len(self.events), "line": line}
         event.update(fields)
         self.events.append(event)
         return event

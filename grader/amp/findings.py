@@ -27,20 +27,28 @@ class LoopSpec:
     precision: str = "fp16"  # the autocast precision the prompt asks for: "fp16" or "bf16"
     mode: str = "train"  # "train", or "eval": forward passes only, under no_grad
     loss: str = "cross_entropy"  # or "custom": a criterion autocast does not run in float32
+    batches: int = 6  # batches in the epoch: with accumulate, whether the last window is partial
 
     @classmethod
     def of(cls, scenario: Scenario, entry: str | None = None) -> LoopSpec:
         """The spec of a declared scenario (the one source of every setting)."""
         return cls(entry=scenario.entry_or(entry), accumulate=scenario.accumulate,
                    require_scaler=scenario.has_scaler, require_clip=scenario.clips,
-                   precision=scenario.precision, mode=scenario.mode, loss=scenario.loss)
+                   precision=scenario.precision, mode=scenario.mode, loss=scenario.loss,
+                   batches=scenario.batches)
+
+    @property
+    def partial_window(self) -> int:
+        """Batches in the last, partial accumulation window (0 when every window is full)."""
+        return self.batches % self.accumulate if self.accumulate > 1 else 0
 
     def unmet(self, needs: frozenset[str]) -> list[str]:
         """The needs of a check (grader.amp.registry.NEEDS) that this scenario does not meet."""
         have = {"scaler": self.require_scaler, "no-scaler": not self.require_scaler,
                 "clip": self.require_clip, "accumulate": self.accumulate > 1,
                 "train": self.mode == "train", "eval": self.mode == "eval",
-                "bf16": self.precision == "bf16", "custom-loss": self.loss == "custom"}
+                "bf16": self.precision == "bf16", "custom-loss": self.loss == "custom",
+                "partial-window": self.partial_window > 0}
         return sorted(need for need in needs if not have[need])
 
 
@@ -119,3 +127,9 @@ class Context:
     @property
     def def_line(self) -> int | None:
         return self.static.defs.get(self.spec.entry)
+
+    @property
+    def return_line(self) -> int | None:
+        """The entry function's last `return` (where its value leaves), else its def line."""
+        returns = self.static.returns.get(self.spec.entry) or []
+        return returns[-1] if returns else self.def_line

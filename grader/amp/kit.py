@@ -207,9 +207,11 @@ def weights(*, title: Text = WEIGHTS_TITLE, hint: Text = WEIGHTS_HINT, **extra: 
                      if slug in declared and slug not in NOT_ABOUT_WEIGHTS
                      and review.finding(slug).status == "fail"]
             if wrong:
-                # Learners read check titles, never ids: name the failing check as its card does.
+                # Learners read check titles, never ids: name the failing check as its card does,
+                # and mark its line: the gap comes from there, not from the `def`.
                 title = declared[wrong[0]]
-                found = type(found)(found.slug, found.status, found.message, found.line, {
+                line = review.finding(wrong[0]).line or found.line
+                found = type(found)(found.slug, found.status, found.message, line, {
                     "en": f"Fix the mistake reported under “{localize(title, 'en')}” first; the weights follow.",
                     "ja": f"まず「{localize(title, 'ja')}」で報告した誤りを直しましょう。重みはそれに従います。"})
         found.enforce(lang)

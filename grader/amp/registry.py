@@ -28,6 +28,7 @@ NEEDS: dict[str, str] = {
     "eval": "an evaluation loop (mode = \"eval\")",
     "bf16": "bfloat16 asked for (precision = \"bf16\")",
     "custom-loss": "a loss autocast does not run in float32 (loss = \"custom\")",
+    "partial-window": "a last, partial accumulation window (accumulate = k above 1, batches not a multiple of k)",
 }
 
 

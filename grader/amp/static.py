@@ -58,6 +58,7 @@ class StaticInfo:
     returns: dict[str, list[int]] = field(default_factory=dict)
     switches: list[Switch] = field(default_factory=list)
     divisions: dict[str, Division] = field(default_factory=dict)  # per function: what its return divides
+    conditions: list[tuple[int, int, int]] = field(default_factory=list)  # an if: its line, its body's first and last
     ok: bool = True
 
     @classmethod
@@ -99,6 +100,13 @@ class StaticInfo:
             return None
         inner = [(start, end) for start, end in self.autocast_blocks if start <= line <= end]
         return max(inner)[0] if inner else None
+
+    def condition_of(self, line: int | None) -> int | None:
+        """The line of the innermost `if` whose body holds a line (`if (i + 1) % k == 0:` of a step)."""
+        if line is None:
+            return None
+        inner = [(first, test) for test, first, last in self.conditions if first <= line <= last]
+        return max(inner)[1] if inner else None
 
     def switch_around(self, line: int | None) -> Switch | None:
         """The machine test that governs a line (the branch it sits in), if any."""
@@ -186,7 +194,7 @@ def _divisions(tree: ast.Module, source: str) -> dict[str, Division]:
         returns = [n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None]
         if not returns:
             continue
-        value = max(returns, key=lambda n: n.lineno).value
+        value = _unwrapped(max(returns, key=lambda n: n.lineno).value)
         if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Div, ast.FloorDiv)):
             found[function.name] = Division(value.lineno, _segment(source, value.right))
             continue
@@ -195,9 +203,11 @@ def _divisions(tree: ast.Module, source: str) -> dict[str, Division]:
         assigned = []
         for node in ast.walk(function):
             targets = node.targets if isinstance(node, ast.Assign) else []
+            assigned_value = _unwrapped(node.value) if isinstance(node, ast.Assign) else None
             if any(isinstance(t, ast.Name) and t.id == value.id for t in targets) \
-                    and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, (ast.Div, ast.FloorDiv)):
-                assigned.append((node.lineno, _segment(source, node.value.right)))
+                    and isinstance(assigned_value, ast.BinOp) \
+                    and isinstance(assigned_value.op, (ast.Div, ast.FloorDiv)):
+                assigned.append((node.lineno, _segment(source, assigned_value.right)))
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
                     and node.target.id == value.id and isinstance(node.op, (ast.Div, ast.FloorDiv)):
                 assigned.append((node.lineno, _segment(source, node.value)))
@@ -206,6 +216,25 @@ def _divisions(tree: ast.Module, source: str) -> dict[str, Division]:
             line, divisor = max(before)
             found[function.name] = Division(line, divisor)
     return found
+
+
+# Calls that hand a division's value on unchanged for this purpose: `float(total / n)`,
+# `round(total / n, 4)`, `(total / n).item()`.
+_PASS_THROUGH = frozenset({"float", "round", "abs"})
+
+
+def _unwrapped(node: ast.expr) -> ast.expr:
+    """The expression inside float(...), round(..., k) or (...).item(), else the node itself."""
+    for _ in range(3):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PASS_THROUGH \
+                and node.args:
+            node = node.args[0]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "item" and not node.args:
+            node = node.func.value
+        else:
+            break
+    return node
 
 
 def _callee(node: ast.Call) -> tuple[str | None, str | None]:
@@ -273,6 +302,12 @@ class _Visitor(ast.NodeVisitor):
             self.withs.pop()
 
     visit_AsyncWith = visit_With  # type: ignore[assignment]
+
+    def visit_If(self, node: ast.If) -> None:
+        if node.body:
+            self.info.conditions.append((node.lineno, node.body[0].lineno,
+                                         node.body[-1].end_lineno or node.body[-1].lineno))
+        self.generic_visit(node)
 
     def visit_Return(self, node: ast.Return) -> None:
         if self.function:

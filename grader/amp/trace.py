@@ -10,6 +10,8 @@ from typing import Any
 from grader.amp.events import KINDS
 
 Event = dict[str, Any]
+# What a batch is fetched for: an iteration of training (a forward pass, a loss, a backward, a step).
+TRAINING_KINDS = frozenset({"forward", "loss", "backward", "scaler-step", "optimizer-step"})
 
 
 class TraceError(ValueError):
@@ -94,13 +96,49 @@ class Trace:
 
     @functools.cached_property
     def iterations(self) -> list[Iteration]:
+        """One per batch trained: a walk over the loader that trains nothing is not iterations.
+
+        `len(list(loader))` walks the loader a second time only to count its batches; those
+        fetches are no batches skipped. What runs while such a walk is under way stays with
+        the iteration before it (or, before the first, with no iteration, as before a loop).
+        """
+        counting = self._counting_walks()
         iterations: list[Iteration] = []
         for event in self.events:
             if event["kind"] == "batch":
-                iterations.append(Iteration(len(iterations), event.get("line")))
+                if event.get("walk") not in counting:
+                    iterations.append(Iteration(len(iterations), event.get("line")))
             elif iterations:
                 iterations[-1].events.append(event)
         return iterations
+
+    def _counting_walks(self) -> set[Any]:
+        """The walks over the loader that only count its batches (`len(list(loader))`).
+
+        Such a walk fetches every batch in one go, with nothing in between: a full, unbroken run
+        of batch events. When another walk is not such a run (the loop that trains, whose
+        batches have its work between them), the runs are the counting walks, wherever they
+        happen (before, after, or inside the loop, as a progress print's count). When every walk
+        is a run (one batch per epoch), the walks after which nothing trained are.
+        """
+        batches: dict[Any, list[int]] = {}
+        for position, event in enumerate(self.events):
+            if event["kind"] == "batch":
+                batches.setdefault(event.get("walk"), []).append(position)
+        if len(batches) < 2 or None in batches or not self.of(*TRAINING_KINDS):
+            return set()
+        runs = {walk for walk, at in batches.items()
+                if len(at) == self.batches and at[-1] - at[0] == len(at) - 1}
+        if batches.keys() - runs:
+            return runs
+        walk_of: Any = None
+        trained: set[Any] = set()
+        for event in self.events:
+            if event["kind"] == "batch":
+                walk_of = event.get("walk")
+            elif event["kind"] in TRAINING_KINDS:
+                trained.add(walk_of)
+        return set(batches) - trained if trained else set()
 
     @functools.cached_property
     def windows(self) -> list[Window]:

@@ -39,8 +39,17 @@ def physical_device(request: str) -> torch.device:
 
 
 def _returned(value: Any) -> tuple[Any, str]:
-    """The learner's return value as data, and its type name (for 'returned a list' feedback)."""
+    """The learner's return value as data, and its type name (for 'returned a list' feedback).
+
+    A tuple or list of numbers and small tensors (an evaluation's `(loss, accuracy)`) comes back
+    as a list of those; anything larger or of another kind as None, with its type name.
+    """
     kind = type(value).__name__
+    if isinstance(value, (tuple, list)) and 0 < len(value) <= RETURN_NUMEL_CAP:
+        items = [_returned(item)[0] for item in value]
+        if all(item is not None and not isinstance(item, list) for item in items):
+            return items, kind
+        return None, kind
     if value is None or isinstance(value, (bool, int, float)):
         return value, kind
     if isinstance(value, torch.Tensor) and value.numel() <= RETURN_NUMEL_CAP:

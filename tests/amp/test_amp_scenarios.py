@@ -194,7 +194,8 @@ def load_solution(folder: Path):
 
 # ---- the three variants, as a new instructor built them ------------------------------------------------
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["amp-bf16-clip", "amp-eval-autocast", "amp-accumulate-two"])
+@pytest.mark.parametrize("variant", ["amp-bf16-clip", "amp-eval-autocast", "amp-accumulate-two",
+                                     "amp-bf16-accumulate-partial", "amp-eval-accuracy"])
 def test_the_variant_validates(variant: str) -> None:
     report = check_exercise(load_exercise(VARIANTS / variant), sandbox="local", with_mutants=True)
     assert report.ok, report.problems

@@ -5,7 +5,17 @@ import math
 import pytest
 import torch
 
-from grader.author import Feedback, NotChecked, call_line, check, count, return_line, run_train_epoch, windows
+from grader.author import (
+    Feedback,
+    NotChecked,
+    call_line,
+    check,
+    count,
+    loop_line,
+    return_line,
+    run_train_epoch,
+    windows,
+)
 
 # Seeds the learner never sees: the outcome is compared on fresh weights and data.
 PARAMS = {"seed": 3, "data_seed": 20261130, "dropout_seed": 11, "batches": 5, "batch_size": 8}
@@ -23,8 +33,9 @@ def reference(solution):
 
 
 def line_of_call(learner, name):
-    """The learner's line that calls `name` inside train_one_epoch, else the def line."""
-    return call_line(learner.source, ENTRY, name, learner.line_of(ENTRY))
+    """The learner's line that calls `name` inside train_one_epoch, else its loop (where a per-batch
+    call belongs), else the def line."""
+    return call_line(learner.source, ENTRY, name, loop_line(learner.source, ENTRY, learner.line_of(ENTRY)))
 
 
 # given=True: the untouched starter already passes this check; it earns nothing while it holds and

@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-from grader.author import Feedback, LearnerError, NotChecked, call_line, check
+from grader.author import Feedback, LearnerError, NotChecked, call_line, check, return_line
 
 HARD_CODED = {"en": "to_device asked for CUDA on a machine without a GPU. Move it to the `device` argument, "
                     "not to \"cuda\".",
@@ -38,6 +38,22 @@ def model_move_lines(source):
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "model"}
 
 
+def move_line(source, name):
+    """The line in to_device that calls `name`.to(...) (the move that went wrong), else its first .to() or def."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for function in tree.body:
+        if isinstance(function, ast.FunctionDef) and function.name == "to_device":
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to" \
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+                    return node.lineno
+            return call_line(source, "to_device", "to", function.lineno)
+    return None
+
+
 def not_returned():
     return NotChecked({"en": "Not checked: to_device did not return (model, inputs, targets).",
                        "ja": "未確認：`to_device` が `(model, inputs, targets)` を返しませんでした。"})
@@ -56,7 +72,7 @@ def test_pick_cpu(picked, learner):
                               "expected torch.device(\"cpu\").",
                         "ja": f"GPU がないとき `pick_device()` が {got['device'] or got['type']} を返しました。"
                               "`torch.device(\"cpu\")` を返してください。"},
-                       line=learner.line_of("pick_device"))
+                       line=return_line(learner.source, "pick_device", learner.line_of("pick_device")))
 
 
 @check("pick-cuda", title={"en": "pick_device gives the GPU when there is one",
@@ -71,7 +87,7 @@ def test_pick_cuda(picked, learner):
                               "expected torch.device(\"cuda\").",
                         "ja": f"GPU があるのに `pick_device()` が {got['device'] or got['type']} を返しました。"
                               "`torch.device(\"cuda\")` を返してください。"},
-                       line=learner.line_of("pick_device"))
+                       line=return_line(learner.source, "pick_device", learner.line_of("pick_device")))
 
 
 @check("returns-triple", given=True, title={"en": "to_device returns (model, inputs, targets)",
@@ -85,7 +101,7 @@ def test_returns_triple(learner):
     if not got["triple"] or not got["model_is_module"]:
         raise Feedback({"en": "to_device must return the three things it moved: (model, inputs, targets).",
                         "ja": "`to_device` は移した 3 つ `(model, inputs, targets)` を返してください。"},
-                       line=learner.line_of("to_device"))
+                       line=return_line(learner.source, "to_device", learner.line_of("to_device")))
 
 
 @check("moves-model", given=True, title={"en": "The model ends up on `device`", "ja": "モデルが `device` に移る"},
@@ -100,11 +116,12 @@ def test_moves_model(learner):
     if not got["triple"] or not got["model_is_module"]:
         raise not_returned()
     if got["model_devices"] != ["meta"]:
-        raise Feedback({"en": f"Asked for the device 'meta', the model's parameters are on "
+        # The scenario's device is a stand-in the learner never chose: the message says `device`.
+        raise Feedback({"en": f"Given a `device` to move to, the model's parameters stayed on "
                               f"{', '.join(got['model_devices'])}. Use the `device` argument.",
-                        "ja": f"デバイス 'meta' を指定したのに、モデルのパラメータが {', '.join(got['model_devices'])} "
-                              "にあります。引数の `device` を使いましょう。"},
-                       line=call_line(learner.source, "to_device", "to", learner.line_of("to_device")))
+                        "ja": f"移す先の `device` を渡したのに、モデルのパラメータが {', '.join(got['model_devices'])} "
+                              "のままです。引数の `device` を使いましょう。"},
+                       line=move_line(learner.source, "model"))
 
 
 @check("moves-batch", title={"en": "The returned inputs and targets are on `device`",
@@ -124,17 +141,19 @@ def test_moves_batch(learner):
         where = got[name].get("device")
         if where == "meta":
             continue
-        en = f"The returned {name} are on {where or got[name]['type']}, not on the device 'meta' you were given."
-        ja = f"返した {name} が、指定されたデバイス 'meta' ではなく {where or got[name]['type']} にあります。"
+        en = f"The returned {name} are still on {where or got[name]['type']}, not on the `device` you were given."
+        ja = f"返した {name} が、渡された `device` ではなく {where or got[name]['type']} にあります。"
         if got["model_devices"] == ["meta"] and where == got["original_inputs_device"]:
-            # The model moved, the tensors did not: the classic unassigned tensor.to().
-            en += f" tensor.to() does not move a tensor in place: write {name} = {name}.to(device)."
-            ja += f"tensor.to() はテンソルをその場では移しません。{name} = {name}.to(device) と書きましょう。"
+            # The model moved, the tensors did not: the classic unassigned tensor.to(). Say what
+            # .to() does, not the line to write (a hint never hands over the answer).
+            en += (f" tensor.to() does not move a tensor in place: it returns a moved copy, and the {name} "
+                   "your function returns are the ones it was given.")
+            ja += (f"tensor.to() はテンソルをその場では移さず、移したコピーを返します。関数が返している {name} は"
+                   "渡されたときのままです。")
         else:
             en += " Use the `device` argument."
             ja += "引数の `device` を使いましょう。"
-        raise Feedback({"en": en, "ja": ja},
-                       line=call_line(learner.source, "to_device", "to", learner.line_of("to_device")))
+        raise Feedback({"en": en, "ja": ja}, line=move_line(learner.source, name))
     if got["inputs"]["shape"] != [5, 4] or got["targets"]["dtype"] != "torch.int64":
         raise Feedback({"en": "Moving must keep the shape and the dtype of the batch.",
                         "ja": "移動しても、バッチの形状と dtype は変えないでください。"},

@@ -11,7 +11,7 @@
 import torch
 
 
-def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm):  # <- weights-match-reference
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_norm):
     model.train()
     scaler = torch.cuda.amp.GradScaler()  # <- one-scaler
     total = 0.0
@@ -28,7 +28,7 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device, max_nor
             loss = criterion(model(inputs), targets)
 
         scaler.scale(loss).backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.3)  # <- unscale-before-clip
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.3)  # <- unscale-before-clip weights-match-reference
         scaler.step(optimizer)
         scaler.update()
 

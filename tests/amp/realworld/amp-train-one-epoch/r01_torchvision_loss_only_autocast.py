@@ -10,7 +10,7 @@
 import torch
 
 
-def train_one_epoch(model, loader, optimizer, criterion, scaler, device):  # <- weights-match-reference
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device):
     model.train()
     amp, clip_grad_norm = True, None
     total = 0.0
@@ -32,6 +32,6 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device):  # <- 
         if clip_grad_norm is not None:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip_grad_norm)
 
-        optimizer.step()  # <- step-through-scaler
+        optimizer.step()  # <- step-through-scaler weights-match-reference
         total += loss.item()
     return total / len(loader)

@@ -14,7 +14,7 @@ import torch
 from torch.amp import autocast
 
 
-def train_one_epoch(model, loader, optimizer, criterion, scaler, device, grad_accum_steps=1):  # <- weights-match-reference
+def train_one_epoch(model, loader, optimizer, criterion, scaler, device, grad_accum_steps=1):
     model.train()
     loss_sum, loss_count = 0.0, 0
 
@@ -29,7 +29,7 @@ def train_one_epoch(model, loader, optimizer, criterion, scaler, device, grad_ac
             pred_mask = model(bev)
 
         # Loss outside autocast (BCELoss + Sigmoid incompatible with autocast)
-        loss = criterion(pred_mask, gt_mask)  # <- forward-in-autocast
+        loss = criterion(pred_mask, gt_mask)  # <- forward-in-autocast weights-match-reference
         loss = loss / grad_accum_steps  # Normalize for accumulation
 
         # Backward with scaling
