@@ -26,9 +26,10 @@ CONFIG_FILE = "exercise.toml"  # grader.loader's; leaks sits beside the loader a
 GRADER = Path(__file__).resolve().parent
 # The grader's default texts a learner can read: run errors, the AMP checks' titles, hints and
 # messages, the AMP kit's runs/weights texts and its notes on extras, the hint ladder's default rungs.
+# Every amp/checks_*.py is read as well (default_text_files): a check module added later is scanned
+# without anyone remembering to list it here.
 DEFAULT_TEXT_FILES = ("messages.py", "ladder.py", "learner_errors.py", "amp/kit.py", "amp/outcome.py",
-                      "amp/checks_clip.py", "amp/checks_loop.py", "amp/checks_mode.py", "amp/checks_scaler.py",
-                      "amp/checks_scope.py", "amp/findings.py", "amp/review.py", "amp/crash.py")
+                      "amp/findings.py", "amp/review.py", "amp/crash.py")
 MARKDOWN_TEXTS = ("prompt.md", "prompt.ja.md", "hints.md", "hints.ja.md")  # the first read; then any *.md, *.toml
 _FENCED_BLOCK = re.compile(r"^\s*```[^\n]*\n(.*?)^\s*```", re.S | re.M)
 MIN_LINE = 12  # a shorter line (`loss.item()`) is the API itself; naming it is the API rung
@@ -219,9 +220,15 @@ def folder_texts(folder: Path) -> list[Text]:
 def default_texts() -> list[Text]:
     """The grader's own learner-facing texts (shown wherever a folder does not write its own)."""
     texts: list[Text] = []
-    for name in DEFAULT_TEXT_FILES:
+    for name in default_text_files():
         texts += python_texts(GRADER / name, f"grader/{name}")
     return texts
+
+
+def default_text_files() -> list[str]:
+    """DEFAULT_TEXT_FILES and every AMP check module, as paths below the grader package."""
+    checks = sorted(f"amp/{path.name}" for path in (GRADER / "amp").glob("checks_*.py"))
+    return list(DEFAULT_TEXT_FILES) + checks
 
 
 def code_pieces(text: str) -> list[str]:

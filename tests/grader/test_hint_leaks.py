@@ -47,6 +47,14 @@ def test_the_grader_defaults_are_searched() -> None:
     assert any(t.where.startswith("grader/messages.py") for t in texts)
 
 
+def test_every_amp_check_module_is_searched() -> None:
+    """A check module added later (checks_window.py came after the list was written) is read too."""
+    searched = {t.where.split(":")[0] for t in default_texts()}
+    amp = Path(__file__).resolve().parents[2] / "grader" / "amp"
+    modules = {f"grader/amp/{p.name}" for p in amp.glob("checks_*.py")}
+    assert modules <= searched, sorted(modules - searched)
+
+
 def _copy(tmp_path: Path, exercise_id: str) -> Path:
     folder = tmp_path / exercise_id
     shutil.copytree(EXERCISES / exercise_id, folder)
