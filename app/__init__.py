@@ -70,10 +70,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
-        from app.grading.queue import recover_unfinished
-
-        recover_unfinished(app)
-        recover_runs = getattr(app.extensions["grading_queue"], "recover_runs", None)
-        if recover_runs is not None:  # in-process only: Celery's workers sweep their own
-            recover_runs()
+        # In-process: what a stopped server left gets its threads; Celery's workers sweep their own.
+        queue.recover_unfinished(app)
     return app

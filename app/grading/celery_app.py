@@ -61,7 +61,7 @@ class GradingRequest(Request):  # type: ignore[misc]
             # with this message's id: put it back in the queue (or end it after N attempts)
             # before Celery re-queues the message (acks_late + reject_on_worker_lost), so the
             # redelivered token finds it. If the database is away, the heartbeat limit does it.
-            from app.grading.lost import release
+            from app.grading.lost import release  # the job of any kind this delivery claimed
 
             try:
                 release(flask_app(), self.id)
@@ -77,17 +77,25 @@ def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
 
     The claim carries this message's id, which is what ties the job to Celery's delivery.
     """
+    from app.grading.jobs import spend
     from app.grading.worker import grade_next
 
-    return grade_next(flask_app(), kind, token=self.request.id)
+    app = flask_app()
+    with app.app_context():
+        spend(self.request.id)  # from here on this delivery never counts as on its way (the sweep)
+    return grade_next(app, kind, token=self.request.id)
 
 
-@celery.task(name=RUN_TASK, acks_late=True, reject_on_worker_lost=True)
-def run(run_id: str = "") -> str | None:
+@celery.task(name=RUN_TASK, bind=True, Request=GradingRequest)
+def run(self: Any, run_id: str = "") -> str | None:
     """A token for one Run (the Run button): run the fairest queued one (`-Q runs` workers)."""
+    from app.grading.jobs import spend
     from app.grading.runs import run_next
 
-    return run_next(flask_app())
+    app = flask_app()
+    with app.app_context():
+        spend(self.request.id)
+    return run_next(app, token=self.request.id)
 
 
 @worker_ready.connect

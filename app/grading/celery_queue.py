@@ -1,4 +1,4 @@
-"""The web side of Celery grading: publish one token per stored submission to its queue."""
+"""The web side of Celery workers: publish one token per stored job (grading, Run, check) to its queue."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 from celery import Celery
 
 from app.extensions import db
+from app.grading.kinds import KINDS
+from app.grading.maintenance import top_up
 from app.grading.routing import QUEUES, RUN_QUEUE, queue_kind
-from app.models import Submission
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -65,28 +66,28 @@ class CeleryQueue:
         self.app = app
         self.celery = make_celery(app.config)
 
-    def publish(self, kind: str, submission_id: str = "") -> None:
-        self.celery.send_task(TASK, args=[submission_id, kind], queue=kind, retry=True,
-                              retry_policy=PUBLISH_RETRY)
+    def publish(self, queue: str, job_id: str = "") -> None:
+        """One token to this queue: a grading queue's ("cpu", "gpu") or the Run lane's."""
+        if queue == RUN_QUEUE:
+            self.celery.send_task(RUN_TASK, args=[job_id], queue=RUN_QUEUE, retry=True,
+                                  retry_policy=PUBLISH_RETRY)
+        else:
+            self.celery.send_task(TASK, args=[job_id, queue], queue=queue, retry=True,
+                                  retry_policy=PUBLISH_RETRY)
 
-    def enqueue(self, submission_id: str) -> None:
-        sub = db.session.get(Submission, submission_id)
-        exercise = self.app.extensions["exercise_catalog"].get(sub.exercise_id) if sub else None
-        self.publish(queue_kind(self.app, exercise), submission_id)
+    def enqueue(self, kind: str, job_id: str) -> None:
+        job_kind = KINDS[kind]
+        if job_kind.lane == "runs":
+            self.publish(RUN_QUEUE, job_id)
+            return
+        row = db.session.get(job_kind.model, job_id)
+        exercise = self.app.extensions["exercise_catalog"].get(row.exercise_id) if row else None
+        self.publish(queue_kind(self.app, exercise), job_id)
 
-    def wake(self, kind: str | None) -> None:
+    def wake(self, queue: str | None) -> None:
         """A grading of this queue ended: publish the tokens its claimable jobs lack (maintenance.top_up)."""
-        from app.grading.maintenance import top_up
-
-        for name in (kind,) if kind else QUEUES:
+        for name in (queue,) if queue else QUEUES:
             top_up(self.app, self, name)
-
-    def publish_run(self, run_id: str = "") -> None:
-        self.celery.send_task(RUN_TASK, args=[run_id], queue=RUN_QUEUE, retry=True,
-                              retry_policy=PUBLISH_RETRY)
-
-    def enqueue_run(self, run_id: str) -> None:
-        self.publish_run(run_id)
 
     def recover(self) -> list[str]:
         """The workers reclaim and re-enqueue (app.grading.maintenance); a web start does not."""

@@ -104,6 +104,44 @@ def test_a_killed_worker_s_job_is_taken_over_after_the_heartbeat_limit(stack):
     assert again < limit + 10
 
 
+def test_a_killed_worker_s_delivery_never_hides_a_lost_token(stack):
+    """After a worker died and its job was taken over, a token that goes missing is still put back.
+
+    The dead worker's delivery stays in kombu's unacked hash until the visibility timeout (an
+    hour); its job is graded under another token. Counted as a token "on its way", it hid the
+    next lost token for that hour, and a job waited with every worker idle.
+    """
+    web, workers = stack
+    base = web.serve()
+    quick = {"GRADING_STALE_AFTER_S": "5"}
+    workers.start("victim", extra=quick)
+    learner = Learner(base)
+    taken_over = uuid.uuid4().hex
+    first = submit(learner, taken_over, sleep=60)
+    wait_until(lambda: events(web, taken_over), 30, "the job to start")
+    workers.start("w2", extra=quick)
+    workers.kill("victim")  # kill -9 of the whole worker: its delivery stays unacknowledged
+    assert learner.result(first, timeout=90)["result"]["status"] == "pass"
+    queue = web.app.extensions["grading_queue"]
+    assert len(queue.reserved("cpu")) == 1, "the dead worker's delivery is still in kombu's unacked hash"
+
+    busy, lost = uuid.uuid4().hex, uuid.uuid4().hex
+    submit(learner, busy, sleep=3)  # w2 grades it, and holds no other token meanwhile (prefetch 1)
+    wait_until(lambda: events(web, busy), 30, "w2 to be busy")
+    waiting = submit(learner, lost)
+    with queue.celery.connection_for_write() as connection:  # its token goes missing
+        assert connection.default_channel.client.delete("cpu") == 1
+    busy_done = wait_until(lambda: [at for event, _, at in events(web, busy) if event == "done"], 30,
+                           "the busy job to end")[0]
+    result = learner.result(waiting, timeout=30)
+
+    started = events(web, lost)[0][2]
+    figure("token lost after a worker's kill -9 and takeover -> graded after the worker was free",
+           f"{started - busy_done:.2f} s (sweep every 1 s)")
+    assert result["result"]["status"] == "pass"
+    assert started - busy_done < 1 + 5, "the lost token was not put back within a sweep"
+
+
 def test_a_job_that_keeps_killing_its_grader_ends_after_n_attempts(stack):
     web, workers = stack
     base = web.serve()

@@ -12,21 +12,11 @@ from app.extensions import db
 from app.grading.worker import grade_next
 from app.models import Submission
 from tests.app.accounts_helpers import GOOD, URL, signed_in
+from tests.app.grading.queues import StoppedQueue
 from tests.app.web_helpers import keyword_grader, wait_for_done
 
 FLOODER = "10.66.0.1"
 SLEEPER = GOOD + "# sleep 0.2\n"
-
-
-class StoppedQueue:
-    def enqueue(self, submission_id):
-        pass
-
-    def enqueue_run(self, run_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
 
 
 def browser(app, address: str):

@@ -20,24 +20,12 @@ from app.grading import runs
 from app.models import Run, Submission
 from grader.api import run_code, run_stopped
 from tests.app.accounts_helpers import GOOD, signed_in
+from tests.app.grading.queues import StoppedQueue
 
 URL = "/api/exercises/add-numbers/run"
 SUBMIT = "/api/exercises/add-numbers/submissions"
 JA = {"Accept-Language": "ja"}
 ENDLESS = "import time\ntime.sleep(10**6)\n"
-
-
-class StoppedQueue:
-    """Accepts tokens and runs nothing, so jobs stay pending until a test runs them."""
-
-    def enqueue(self, submission_id):
-        pass
-
-    def enqueue_run(self, run_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
 
 
 def stopped_app(make_app, **overrides):

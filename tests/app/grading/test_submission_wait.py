@@ -61,11 +61,14 @@ class HeldQueue:
     def __init__(self, app) -> None:
         self.enqueued: list[str] = []
 
-    def enqueue(self, submission_id: str) -> None:
-        self.enqueued.append(submission_id)
+    def enqueue(self, kind: str, job_id: str) -> None:
+        self.enqueued.append(job_id)
 
-    def enqueue_run(self, run_id: str) -> None:
-        self.enqueued.append(run_id)
+    def wake(self, queue: str | None) -> None:
+        pass
+
+    def recover(self) -> list[str]:
+        return []
 
     def shutdown(self, wait: bool = True) -> None:
         pass

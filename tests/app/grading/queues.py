@@ -1,0 +1,24 @@
+"""Queues for tests whose own thread is the worker: they keep the tokens and run nothing (GradingQueue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class StoppedQueue:
+    """Accepts tokens and runs nothing, so jobs stay pending until a test works on them."""
+
+    def __init__(self, app: Any = None) -> None:
+        self.enqueued: list[tuple[str, str]] = []
+
+    def enqueue(self, kind: str, job_id: str) -> None:
+        self.enqueued.append((kind, job_id))
+
+    def wake(self, queue: str | None) -> None:
+        pass
+
+    def recover(self) -> list[str]:
+        return []
+
+    def shutdown(self, wait: bool = True) -> None:
+        pass
