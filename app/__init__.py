@@ -52,7 +52,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.api import bp as api_bp
     from app.exercises import bp as exercises_bp
     from app.instructor import bp as instructor_bp
-    from app.instructor import validation
     from app.lessons import bp as lessons_bp
     from app.progress import bp as progress_bp
     from app.quizzes import bp as quizzes_bp
@@ -67,7 +66,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ratelimits.init_app(app)  # wraps views, so after the blueprints
     quota.init_app(app)  # wraps them again: the quota answers before any limit counts
     expiry.init_app(app)  # anonymous drafts and attempts expire at write time
-    validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
         # In-process: what a stopped server left gets its threads; Celery's workers sweep their own.

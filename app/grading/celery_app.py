@@ -34,11 +34,13 @@ def flask_app() -> Flask:
         from app import create_app
 
         overrides: dict[str, Any] = {"GRADER_RECOVER_ON_START": False}
-        # Load tests only: a stand-in grade function ("module:name") instead of the sandbox.
-        injected = os.environ.get("GRADING_TEST_GRADE_FUNCTION")
-        if injected:
-            module, _, name = injected.partition(":")
-            overrides["GRADE_FUNCTION"] = getattr(importlib.import_module(module), name)
+        # Load tests only: a stand-in grade or check function ("module:name") instead of the sandbox.
+        for variable, setting in (("GRADING_TEST_GRADE_FUNCTION", "GRADE_FUNCTION"),
+                                  ("GRADING_TEST_CHECK_FUNCTION", "VALIDATE_FUNCTION")):
+            injected = os.environ.get(variable)
+            if injected:
+                module, _, name = injected.partition(":")
+                overrides[setting] = getattr(importlib.import_module(module), name)
         for inherited in _flask.values():
             # Forked from a process that had connected: leave the parent's connections alone
             # (closing a shared PostgreSQL socket here would break the parent's session).

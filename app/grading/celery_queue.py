@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
+import time
 from typing import TYPE_CHECKING, Any
 
 from celery import Celery
@@ -25,6 +27,9 @@ TASK = "grading.grade"
 RUN_TASK = "grading.run"
 # A publish that cannot reach Redis fails within about a second: the request answers 503
 # and the submission is not kept, rather than hanging the learner's request.
+# Each worker's report of its sandbox (report_isolation), read by the web process for the footer.
+ISOLATION_KEY = "learnai:isolated:"
+ISOLATION_CACHE_S = 10.0
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}
 
 
@@ -65,6 +70,7 @@ class CeleryQueue:
     def __init__(self, app: Flask):
         self.app = app
         self.celery = make_celery(app.config)
+        self._isolation = (False, float("-inf"))  # (isolated, when it was read)
 
     def publish(self, queue: str, job_id: str = "") -> None:
         """One token to this queue: a grading queue's ("cpu", "gpu") or the Run lane's."""
@@ -124,6 +130,28 @@ class CeleryQueue:
                 if routing_key == kind:
                     ids.append(str(task_id))
             return ids
+
+    def report_isolation(self, isolated: bool, seconds: float) -> None:
+        """A worker says, for `seconds`, whether its sandbox isolates learners' code (the footer tells learners)."""
+        with self.celery.connection_for_write() as connection:
+            key = f"{ISOLATION_KEY}{socket.gethostname()}:{os.getpid()}"
+            connection.default_channel.client.set(key, int(isolated), ex=max(1, int(seconds)))
+
+    def sandbox_isolated(self) -> bool:
+        """Learners' code runs on the workers: isolated when every worker that reported lately says so.
+
+        Asked at most every ISOLATION_CACHE_S; while Redis is away the last answer stands.
+        """
+        if time.monotonic() - self._isolation[1] < ISOLATION_CACHE_S:
+            return self._isolation[0]
+        try:
+            with self.celery.connection_for_write() as connection:
+                client = connection.default_channel.client
+                reports = [client.get(key) for key in client.scan_iter(f"{ISOLATION_KEY}*")]
+            self._isolation = (bool(reports) and all(report == b"1" for report in reports), time.monotonic())
+        except Exception:
+            log.warning("could not read the workers' sandbox reports", exc_info=True)
+        return self._isolation[0]
 
     def shutdown(self, wait: bool = True) -> None:
         self.celery.close()

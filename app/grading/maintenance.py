@@ -7,12 +7,12 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from app.grading import jobs, runs
+from app.grading import checks, jobs, runs
 from app.grading.admission import forget_held
 from app.grading.lost import reclaim_stale
 from app.grading.routing import QUEUES, RUN_QUEUE
 from app.grading.worker import claimable_jobs
-from grader.api import remove_orphan_sandboxes
+from grader.api import remove_orphan_sandboxes, sandbox_isolated
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -64,6 +64,8 @@ def sweep(app: Flask, queue: CeleryQueue) -> int | None:
             log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
         # A spent token is only looked up while its delivery may still sit in kombu's unacked hash.
         jobs.forget_spent(float(app.config["GRADING_VISIBILITY_TIMEOUT_S"]) + 60)
+    if app.config["CHECK_SEEN_FOLDERS"]:
+        checks.check_seen(app)  # a new or changed folder is checked without anyone opening a page
     published = sum(top_up(app, queue, kind, claimable) for kind, claimable in claimable_by_kind(app).items())
     published += top_up(app, queue, RUN_QUEUE, runs.queued(app))
     if published:
@@ -103,8 +105,15 @@ def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
     """Sweep at start (recovery of what was left queued, sandboxes of dead workers) and then every GRADING_SWEEP_S."""
     every = float(app.config["GRADING_SWEEP_S"])
 
+    isolated = sandbox_isolated(app.config["GRADER_SANDBOX"])
+
     def loop() -> None:
         while True:
+            try:
+                # Every worker, every round: the web's footer says where learners' code runs.
+                queue.report_isolation(isolated, 3 * every)
+            except Exception:
+                log.warning("could not report this worker's sandbox", exc_info=True)
             try:
                 sweep(app, queue)
             except Exception:  # Redis or the database away for a moment: try again next round

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import inspect
 
 from app.extensions import db
-from app.grading import jobs, runs
+from app.grading import checks, jobs, runs
 from app.grading.admission import forget_held
 from app.grading.celery_queue import CeleryQueue
 from app.grading.handle import get_queue
@@ -46,6 +47,10 @@ class GradingQueue(Protocol):
         """At a web start: what a stopped server left behind gets its tokens; the ids re-enqueued."""
         ...
 
+    def sandbox_isolated(self) -> bool:
+        """Whether learners' code runs isolated where this queue's jobs run (the footer says which)."""
+        ...
+
     def shutdown(self, wait: bool = True) -> None:
         """Stop taking tokens; with `wait`, let the jobs under way end."""
         ...
@@ -64,6 +69,7 @@ class InProcessQueue:
         self.workers = max(1, workers)
         self.run_workers = max(1, run_workers)
         self._pid = os.getpid()
+        self._stopped = threading.Event()
         # Threads start lazily on the first job, so CLI commands never spawn any.
         self._pool, self._runs = self._new_pools()
 
@@ -115,9 +121,30 @@ class InProcessQueue:
                 recovered.append(job_id)
         if recovered:
             log.info("re-enqueued %d unfinished job(s)", len(recovered))
+        if self.app.config["CHECK_SEEN_FOLDERS"]:
+            self._watch_folders()
         return recovered
 
+    def _watch_folders(self) -> None:
+        """Every GRADING_SWEEP_S, queue a check of each new or changed folder (the Celery sweep does it there)."""
+        every = float(self.app.config["GRADING_SWEEP_S"])
+
+        def loop() -> None:
+            while not self._stopped.is_set():
+                try:
+                    checks.check_seen(self.app)
+                except Exception:  # the database away for a moment, or no tables yet: next round
+                    log.warning("looking for new or changed folders failed", exc_info=True)
+                self._stopped.wait(every)
+
+        threading.Thread(target=loop, name="folder-watch", daemon=True).start()
+
+    def sandbox_isolated(self) -> bool:
+        """Learners' code runs in this process's sandbox (docker's answer is cached by the grader)."""
+        return grader_sandbox_isolated(self.app.config["GRADER_SANDBOX"])
+
     def shutdown(self, wait: bool = True) -> None:
+        self._stopped.set()
         self._stop_runs()  # a shutdown never waits for an endless Run: its output has no reader
         self._pool.shutdown(wait=wait, cancel_futures=not wait)
         self._runs.shutdown(wait=wait, cancel_futures=not wait)
@@ -152,11 +179,9 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _sandbox_state() -> dict[str, object]:
-        # Lazy: only pages that show it pay for asking the sandbox (docker's answer is cached).
-        def sandbox_isolated() -> bool:
-            return grader_sandbox_isolated(app.config["GRADER_SANDBOX"])
-
-        return {"sandbox_isolated": sandbox_isolated}
+        # Lazy: only pages that show it pay for asking where learners' code runs (the workers,
+        # with Celery: the web container itself has no sandbox to ask).
+        return {"sandbox_isolated": queue.sandbox_isolated}
 
 
 def recover_unfinished(app: Flask) -> list[str]:

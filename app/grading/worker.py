@@ -13,7 +13,7 @@ from flask_babel import force_locale, gettext
 from sqlalchemy import select, update
 
 from app.extensions import db
-from app.grading import jobs
+from app.grading import checks, jobs
 from app.grading.fairness import claim_fairest, claimable, fair_ids
 from app.grading.handle import get_queue
 from app.grading.kinds import SUBMISSIONS
@@ -21,7 +21,6 @@ from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests im
 from app.grading.routing import queue_kind
 from app.grading.running_cap import lock_key, running_cap, under_cap
 from app.grading.storing import store_finished
-from app.instructor.validation import record_authoring_error
 from app.models import Submission
 from grader.api import error_result, internal_error
 
@@ -129,7 +128,7 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
                                 fallback=_internal(exercise_id, lang, "store"))
     if stored and doc.get("error_kind") == "authoring":  # the folder's tests are broken: not for learners
         try:
-            record_authoring_error(app, exercise_id, doc)
+            checks.record_authoring_error(app, exercise_id, doc)
         except Exception:  # the learner's result is stored; the flag is the validation page's to set again
             log.exception("could not mark exercise %s as broken", exercise_id)
             db.session.rollback()
@@ -172,8 +171,11 @@ def fair_order(app: Flask, kind: str | None, *, claimable_only: bool = False) ->
 
 
 def claimable_jobs(app: Flask, kind: str | None) -> int:
-    """How many queued jobs of this kind (None: any) a free worker could claim now, the cap allowing."""
-    return claimable(Submission, _queued(app, kind), running_cap(app.config))
+    """How many queued jobs of this queue (None: any) a free worker could claim now, the caps allowing.
+
+    Gradings, and the folder checks that ride the same queue (app.grading.checks).
+    """
+    return claimable(Submission, _queued(app, kind), running_cap(app.config)) + checks.claimable(app, kind)
 
 
 def _wake(app: Flask, kind: str | None) -> None:
@@ -190,7 +192,7 @@ def _wake(app: Flask, kind: str | None) -> None:
 
 
 def grade_next(app: Flask, kind: str | None = None, token: str | None = None) -> str | None:
-    """Claim and grade the fairest queued job of this kind (None: any); returns its id.
+    """Claim and grade the fairest queued job of this queue (None: any), else its oldest check; returns its id.
 
     Every enqueued message is a token for one grading, not for one id: whichever job is
     fairest when a worker is free gets graded, and a duplicate token finds nothing to do.
@@ -201,7 +203,11 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
-            return None
+            # No learner's grading to claim: a folder check, at background priority.
+            checked = checks.check_next(app, kind, token or str(uuid.uuid4()))
+            if checked is not None:
+                _wake(app, kind)  # its check slot is free again: a check waiting on it needs a token
+            return checked
         submission_id, claim = claimed
         try:
             _grade_claimed(app, submission_id, claim)

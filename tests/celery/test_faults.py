@@ -142,6 +142,45 @@ def test_a_killed_worker_s_delivery_never_hides_a_lost_token(stack):
     assert started - busy_done < 1 + 5, "the lost token was not put back within a sweep"
 
 
+def test_a_check_on_a_killed_worker_is_taken_over_and_a_grading_goes_first(stack):
+    """Folder checks ride the grading queue: a worker's kill -9 mid-check hands it to another worker
+    after the heartbeat limit, and the learners' gradings sent meanwhile are not held up by it."""
+    from app.extensions import db
+    from app.grading import checks
+    from app.models import ExerciseValidation
+
+    web, workers = stack
+    base = web.serve()
+    quick = {"GRADING_STALE_AFTER_S": "5", "GRADING_TEST_CHECK_FUNCTION": "tests.celery.celery_fakes:check"}
+    workers.start("w1", extra=quick)
+    with web.app.app_context():
+        assert checks.request(web.app, ["add-numbers"]) == ["add-numbers"]
+    victim = wait_until(lambda: events(web, "check-add-numbers"), 30, "the check to start")[0][1]
+    workers.start("w2", extra=quick)
+    learner = Learner(base)
+    graded, busy_marker = uuid.uuid4().hex, uuid.uuid4().hex
+    busy = submit(learner, busy_marker, sleep=2)  # w2 is busy for 2 s
+    wait_until(lambda: events(web, busy_marker), 30, "w2 to be busy")
+    submission_id = submit(learner, graded)
+    killed_at = time.time()
+    workers.kill(victim)
+
+    def verdict():
+        with web.app.app_context():
+            row = db.session.get(ExerciseValidation, "add-numbers")
+            done = row is not None and row.state == "done" and (row.ok, row.attempts)
+            db.session.rollback()
+            return done
+
+    assert wait_until(verdict, 90, "the check to be taken over") == (True, 2)
+    assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
+    assert learner.result(busy, timeout=30)["result"]["status"] == "pass"
+    again = events(web, "check-add-numbers")[1][2]
+    figure("whole worker kill -9 mid-check -> checked again after", f"{again - killed_at:.2f} s (heartbeat limit 5 s)")
+    assert again - killed_at < 5 + 10
+    assert events(web, graded)[0][2] < again, "the check was taken before a learner's grading waiting with it"
+
+
 def test_a_job_that_keeps_killing_its_grader_ends_after_n_attempts(stack):
     web, workers = stack
     base = web.serve()

@@ -20,5 +20,8 @@ class StoppedQueue:
     def recover(self) -> list[str]:
         return []
 
+    def sandbox_isolated(self) -> bool:
+        return False
+
     def shutdown(self, wait: bool = True) -> None:
         pass

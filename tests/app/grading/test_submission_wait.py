@@ -70,6 +70,9 @@ class HeldQueue:
     def recover(self) -> list[str]:
         return []
 
+    def sandbox_isolated(self) -> bool:
+        return False
+
     def shutdown(self, wait: bool = True) -> None:
         pass
 
