@@ -22,6 +22,7 @@ from app.grading.fairness import claim_fairest
 from app.grading.handle import get_queue
 from app.grading.kinds import CHECKS
 from app.grading.routing import queue_kind
+from app.grading.storing import store_finished
 from app.models import ExerciseValidation, utcnow
 
 if TYPE_CHECKING:
@@ -139,6 +140,7 @@ def _run_claimed(app: Flask, exercise_id: str, token: str) -> None:
     # Taken before the check: a change while it runs leaves the verdict stale, so it runs again.
     fingerprint = catalog.fingerprint(exercise_id)
     broken = False
+    # The heartbeat goes on while the verdict waits for the database (as a grading's result does).
     with jobs.beating(app, CHECKS, exercise_id, token):
         if exercise is None:
             ok, problems = False, ["the folder no longer loads; see the load errors above"]
@@ -149,9 +151,10 @@ def _run_claimed(app: Flask, exercise_id: str, token: str) -> None:
             except Exception as exc:  # the check itself broke: say so, do not stay "running"
                 log.exception("the check of %s crashed", exercise_id)
                 ok, problems = False, [f"could not be checked: {type(exc).__name__}"]
-    if not jobs.store(CHECKS, exercise_id, token, ok=ok, problems=problems, fingerprint=fingerprint,
-                      broken=broken):
-        log.info("the check of %s was taken over; its verdict is dropped", exercise_id)
+        verdict = {"ok": ok, "problems": problems, "fingerprint": fingerprint, "broken": broken}
+        store_finished(app, f"the check of {exercise_id}", verdict,
+                       store=lambda found: jobs.store(CHECKS, exercise_id, token, **found),
+                       fallback={**verdict, "ok": False, "problems": ["the verdict could not be stored"]})
 
 
 def record_authoring_error(app: Flask, exercise_id: str, doc: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from app.grading.admission import PENDING
 from app.grading.clock import db_now
 from app.grading.fairness import claim_fairest, fair_ids
 from app.grading.kinds import RUNS
+from app.grading.storing import store_finished
 from app.models import Run, utcnow
 from grader.api import checked_run_document, run_failed, run_stopped
 
@@ -101,15 +102,11 @@ def _run_claimed(app: Flask, run_id: str, token: str) -> None:
         return
     cancel = threading.Event()
     # Watched every RUN_WATCH_S: a Stop (the row ended) or a takeover kills the sandbox at once.
+    # The heartbeat goes on while the output waits for the database (as a grading's result does).
     with jobs.beating(app, RUNS, run_id, token, on_lost=cancel.set, watch_s=float(app.config["RUN_WATCH_S"])):
         doc = _execute(app, run, cancel)
-    try:
-        if not _store(run_id, token, doc):
-            log.info("run %s was stopped or taken over; its output is dropped", run_id)
-    except Exception:
-        log.exception("could not store the output of run %s", run_id)
-        db.session.rollback()
-        _store(run_id, token, run_failed(run.lang, "the output could not be stored"))
+        store_finished(app, f"run {run_id}", doc, store=lambda document: _store(run_id, token, document),
+                       fallback=run_failed(run.lang, "the output could not be stored"))
 
 
 def run_next(app: Flask, token: str | None = None) -> str | None:

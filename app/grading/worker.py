@@ -123,7 +123,7 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     # kept through an outage is not taken for a dead worker's the moment the database returns.
     with jobs.beating(app, SUBMISSIONS, submission_id, token):
         doc = _run_grader(app, catalog.get(exercise_id), sub, token)
-        stored = store_finished(app, submission_id, doc,
+        stored = store_finished(app, f"submission {submission_id}", doc,
                                 store=lambda document: _store(submission_id, token, document),
                                 fallback=_internal(exercise_id, lang, "store"))
     if stored and doc.get("error_kind") == "authoring":  # the folder's tests are broken: not for learners
