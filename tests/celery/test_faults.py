@@ -238,6 +238,78 @@ def test_a_worker_whose_clock_is_5_minutes_off_reclaims_nothing_live(postgres_st
     assert len(set(graders.values())) >= 2  # the skewed workers really graded too
 
 
+RUN = "/api/exercises/add-numbers/run"
+ENDLESS = "import time\ntime.sleep(10**6)\n"
+REAL_RUNS = {"GRADER_POOL_SIZE": "0"}  # the real run_code; a fresh local sandbox per Run
+FAKE_CHECK = {"GRADING_TEST_CHECK_FUNCTION": "tests.celery.celery_fakes:check"}
+
+
+def start_run(learner: Learner, source: str) -> str:
+    status, body = learner.request("POST", RUN, {"code": source})
+    assert status == 202, body
+    return str(body["id"])
+
+
+def run_state(learner: Learner, run_id: str) -> dict:
+    return learner.request("GET", f"/api/runs/{run_id}")[1]
+
+
+def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_again(stack):
+    web, workers = stack
+    base = web.serve()
+    quick = {"GRADING_STALE_AFTER_S": "5", **REAL_RUNS}
+    workers.start("runner", queues="runs", extra=quick)
+    workers.start("sweeper", extra=quick)  # a grading worker: its sweep ends the Runs of dead workers
+    learner = Learner(base)
+    run_id = start_run(learner, ENDLESS)
+    wait_until(lambda: run_state(learner, run_id)["status"] == "running", 60, "the Run to start")
+    killed_at = time.time()
+    workers.kill("runner")  # kill -9 of the whole worker: no one gives the Run back
+    ended = wait_until(lambda: (state := run_state(learner, run_id))["status"] == "done" and state, 60,
+                       "the Run to be ended")
+    after = time.time() - killed_at
+    figure("whole runs worker kill -9 -> the Run ended after", f"{after:.2f} s (heartbeat limit 5 s)")
+    assert "the server running it stopped" in str(ended["result"])
+    assert after < 5 + 10
+
+
+def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
+    """The clock-skew test of the gradings, for the other two kinds: a Run and a folder check run
+    on workers 5 minutes behind and ahead while an on-time worker sweeps; neither is taken over."""
+    from app.extensions import db
+    from app.grading import checks
+    from app.models import ExerciseValidation
+
+    web, workers, _ = postgres_stack
+    base = web.serve()
+    # Behind: on the host's clock (as Runs were claimed and beaten before) its beats look 5 minutes old.
+    workers.start("runner-behind", queues="runs", extra={**_faketime("-5m"), **REAL_RUNS})
+    workers.start("checker-ahead", extra={**_faketime("+5m"), **FAKE_CHECK})
+    learner = Learner(base)
+    run_id = start_run(learner, ENDLESS)
+    with web.app.app_context():
+        checks.request(web.app, ["add-numbers"])
+    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
+               60, "the Run and the check to start")
+    workers.start("on-time", extra=FAKE_CHECK)  # sweeps every second with the right clock
+    time.sleep(12)  # 24 heartbeats, 12 sweeps; the stale limit is 30 s
+    assert run_state(learner, run_id)["status"] == "running", "a live Run was ended"
+    assert learner.request("POST", f"/api/runs/{run_id}/stop", {})[1]["status"] == "done"
+
+    def verdict():
+        with web.app.app_context():
+            row = db.session.get(ExerciseValidation, "add-numbers")
+            found = row is not None and row.state == "done" and (row.ok, row.attempts)
+            db.session.rollback()
+            return found
+
+    assert wait_until(verdict, 60, "the check to end") == (True, 1), "a live check was taken over"
+    starts = [event for event, _, _ in events(web, "check-add-numbers") if event == "start"]
+    reclaims = sum((web.tmp / f"{name}.log").read_text().count("took over") for name in workers.procs)
+    figure("clock skew +-5 min: a Run and a check / check runs / take-overs", f"{len(starts)} / {reclaims}")
+    assert len(starts) == 1 and reclaims == 0
+
+
 def test_one_sweeper_tops_up_only_the_missing_tokens(stack):
     web, workers = stack
     base = web.serve(GRADING_MAX_PENDING_PER_LEARNER=20)
