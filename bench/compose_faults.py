@@ -36,7 +36,8 @@ INSTRUCTOR = ("teacher@example.org", "compose-faults-Teacher-7")
 
 
 def compose(*args: str) -> None:
-    env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "WEB_PORT": str(PORT), "SECRET_KEY": "compose-faults",
+    env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "WEB_PORT": str(PORT), "WEB_BIND": "127.0.0.1",
+           "SECRET_KEY": "compose-faults",
            "DOCKER_GID": str(os.stat("/var/run/docker.sock").st_gid)}
     subprocess.run(["docker-compose", "-f", str(REPO / "compose.yaml"), *args], check=True, env=env, cwd=REPO,
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)

@@ -48,6 +48,18 @@ def pool_pid(web: Stack, marker: str) -> int:
     return int(line.split()[3])
 
 
+def check_verdict(web: Stack, exercise_id: str = "add-numbers") -> tuple[bool | None, int] | None:
+    """(ok, attempts) of the folder's check once it is done; None before."""
+    from app.extensions import db
+    from app.models import ExerciseValidation
+
+    with web.app.app_context():
+        row = db.session.get(ExerciseValidation, exercise_id)
+        found = (row.ok, row.attempts) if row is not None and row.state == "done" else None
+        db.session.rollback()
+        return found
+
+
 def submit(learner: Learner, marker: str, **kwargs: object) -> str:
     status, body = learner.submit(code(marker, **kwargs))  # type: ignore[arg-type]
     assert status == 202, body
@@ -145,9 +157,7 @@ def test_a_killed_worker_s_delivery_never_hides_a_lost_token(stack):
 def test_a_check_on_a_killed_worker_is_taken_over_and_a_grading_goes_first(stack):
     """Folder checks ride the grading queue: a worker's kill -9 mid-check hands it to another worker
     after the heartbeat limit, and the learners' gradings sent meanwhile are not held up by it."""
-    from app.extensions import db
     from app.grading import checks
-    from app.models import ExerciseValidation
 
     web, workers = stack
     base = web.serve()
@@ -165,14 +175,7 @@ def test_a_check_on_a_killed_worker_is_taken_over_and_a_grading_goes_first(stack
     killed_at = time.time()
     workers.kill(victim)
 
-    def verdict():
-        with web.app.app_context():
-            row = db.session.get(ExerciseValidation, "add-numbers")
-            done = row is not None and row.state == "done" and (row.ok, row.attempts)
-            db.session.rollback()
-            return done
-
-    assert wait_until(verdict, 90, "the check to be taken over") == (True, 2)
+    assert wait_until(lambda: check_verdict(web), 90, "the check to be taken over") == (True, 2)
     assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
     assert learner.result(busy, timeout=30)["result"]["status"] == "pass"
     again = events(web, "check-add-numbers")[1][2]
@@ -276,9 +279,7 @@ def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_aga
 def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
     """The clock-skew test of the gradings, for the other two kinds: a Run and a folder check run
     on workers 5 minutes behind and ahead while an on-time worker sweeps; neither is taken over."""
-    from app.extensions import db
     from app.grading import checks
-    from app.models import ExerciseValidation
 
     web, workers, _ = postgres_stack
     base = web.serve()
@@ -296,14 +297,7 @@ def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
     assert run_state(learner, run_id)["status"] == "running", "a live Run was ended"
     assert learner.request("POST", f"/api/runs/{run_id}/stop", {})[1]["status"] == "done"
 
-    def verdict():
-        with web.app.app_context():
-            row = db.session.get(ExerciseValidation, "add-numbers")
-            found = row is not None and row.state == "done" and (row.ok, row.attempts)
-            db.session.rollback()
-            return found
-
-    assert wait_until(verdict, 60, "the check to end") == (True, 1), "a live check was taken over"
+    assert wait_until(lambda: check_verdict(web), 60, "the check to end") == (True, 1), "a live check was taken over"
     starts = [event for event, _, _ in events(web, "check-add-numbers") if event == "start"]
     reclaims = sum((web.tmp / f"{name}.log").read_text().count("took over") for name in workers.procs)
     figure("clock skew +-5 min: a Run and a check / check runs / take-overs", f"{len(starts)} / {reclaims}")

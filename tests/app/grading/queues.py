@@ -1,7 +1,8 @@
-"""Queues for tests whose own thread is the worker: they keep the tokens and run nothing (GradingQueue)."""
+"""Queues for tests whose own thread is the worker (they keep the tokens, run nothing), and a bounded wait."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 
@@ -25,3 +26,14 @@ class StoppedQueue:
 
     def shutdown(self, wait: bool = True) -> None:
         pass
+
+
+def wait_until(check: Any, timeout: float, what: str) -> Any:
+    """A cap for something that never happens; returns as soon as it does."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")

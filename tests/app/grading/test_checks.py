@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import time
 
 from sqlalchemy import select
 
@@ -14,7 +13,7 @@ from app.grading.worker import grade_next
 from app.models import ExerciseValidation, Submission
 from grader.validate import AUTHORING, FolderReport
 from tests.app.accounts_helpers import GOOD, URL
-from tests.app.grading.queues import StoppedQueue
+from tests.app.grading.queues import StoppedQueue, wait_until
 from tests.app.web_helpers import keyword_grader
 
 
@@ -23,16 +22,6 @@ def verdicts(app) -> dict[str, ExerciseValidation]:
         rows = {row.exercise_id: row for row in db.session.scalars(select(ExerciseValidation))}
         db.session.expunge_all()
     return rows
-
-
-def wait_until(check, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
 def test_new_and_changed_folders_are_checked_without_anyone_opening_a_page(make_app, content):

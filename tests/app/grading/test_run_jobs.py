@@ -20,7 +20,7 @@ from app.grading import runs
 from app.models import Run, Submission
 from grader.api import run_code, run_stopped
 from tests.app.accounts_helpers import GOOD, signed_in
-from tests.app.grading.queues import StoppedQueue
+from tests.app.grading.queues import StoppedQueue, wait_until
 
 URL = "/api/exercises/add-numbers/run"
 SUBMIT = "/api/exercises/add-numbers/submissions"
@@ -37,17 +37,6 @@ def rows(app, model=Run, **filters):
         found = db.session.query(model).filter_by(**filters).all()
         db.session.expunge_all()
         return found
-
-
-def wait_until(check, timeout: float, what: str):
-    """A cap for something that never happens; returns as soon as it does."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
 def run_status(client, run_id):
