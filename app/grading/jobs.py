@@ -47,6 +47,7 @@ class JobKind:
     background: bool = False
     status_name: str = "status"
     finished_name: str = "finished_at"
+    created_name: str = "created_at"  # when it was asked for: restart re-enqueues the oldest first
 
     @property
     def status(self) -> Any:
@@ -201,8 +202,8 @@ def restart(app: Flask, kind: JobKind) -> list[str]:
         if not inspect(db.engine).has_table(kind.model.__tablename__):
             return []  # a fresh database before `flask db upgrade`
         give_back(app, kind, count_attempt=False)
-        order = getattr(kind.model, "created_at", None) or kind.model.requested_at
-        ids = list(db.session.scalars(select(kind.key).where(kind.status == "queued").order_by(order)))
+        ids = list(db.session.scalars(select(kind.key).where(kind.status == "queued")
+                                      .order_by(getattr(kind.model, kind.created_name))))
         db.session.commit()
     return [str(job_id) for job_id in ids]
 

@@ -38,7 +38,7 @@ RUNS = JobKind(
     ended=lambda row: {"result": run_failed(row.lang, "the server running it stopped"), "claimed_by": None})
 CHECKS = JobKind(
     "check", ExerciseValidation, lane="grading", retried=True, background=True,
-    status_name="state", finished_name="checked_at",
+    status_name="state", finished_name="checked_at", created_name="requested_at",
     ended=lambda row: {"ok": False, "broken": False,
                        "problems": [f"could not be checked: its worker stopped {row.attempts} times"]})
 

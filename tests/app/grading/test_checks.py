@@ -99,3 +99,20 @@ def test_a_check_whose_worker_died_is_taken_over_and_ends_after_n_attempts(make_
     assert row.problems == ["could not be checked: its worker stopped 2 times"]
     with app.app_context():
         assert db.session.query(Submission).count() == 0
+
+
+def test_a_check_left_running_by_a_stopped_server_runs_again_at_the_next_start(make_app):
+    first = make_app(GRADING_QUEUE=StoppedQueue)
+    with first.app_context():
+        checks.request(first, ["add-numbers"])
+        assert checks._claim(first, "add-numbers", "a-thread-of-the-stopped-server")
+    ran: list[str] = []
+
+    def fake_check(exercise, sandbox=None):
+        ran.append(exercise.id)
+        return FolderReport(exercise.id, True, [])
+
+    make_app(VALIDATE_FUNCTION=fake_check)  # a restart: create_app() recovers what was left
+    row = wait_until(lambda: (found := verdicts(first)["add-numbers"]).state == "done" and found, 30,
+                     "the check to run again")
+    assert row.ok and ran == ["add-numbers"] and row.attempts == 2  # two claims; a restart never ends a job
