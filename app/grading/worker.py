@@ -53,9 +53,10 @@ def _claim(submission_id: str, token: str | None = None) -> str | None:
     already has GRADING_MAX_RUNNING_PER_KEY gradings running is not claimed
     (app.grading.running_cap): None, as when another worker won it.
     """
-    token = token or str(uuid.uuid4())
+    delivery, token = token is not None, token or str(uuid.uuid4())
     lock_key(submission_id)
-    claimed = jobs.claim(SUBMISSIONS, submission_id, token, under_cap(running_cap(current_app.config)))
+    claimed = jobs.claim(SUBMISSIONS, submission_id, token, under_cap(running_cap(current_app.config)),
+                         delivery=delivery)
     return token if claimed else None
 
 
@@ -204,7 +205,7 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
             # No learner's grading to claim: a folder check, at background priority.
-            checked = checks.check_next(app, kind, token or str(uuid.uuid4()))
+            checked = checks.check_next(app, kind, token)
             if checked is not None:
                 _wake(app, kind)  # its check slot is free again: a check waiting on it needs a token
             return checked
