@@ -33,7 +33,8 @@ class JobKind:
     """What one kind of job is: its table, its lane, and what becomes of it when its worker is lost.
 
     `lane` is where its tokens go: "grading" (the cpu/gpu queues, where gradings run) or "runs".
-    A `background` kind is claimed only when no learner's job of its lane is claimable.
+    A `background` kind is claimed only when no learner's job of its lane is claimable
+    (app.grading.worker.BACKGROUND says how, in order).
     `ended(row)` gives the values a job ends with once it may not be tried again: always for a
     kind that is not `retried` (a Run is never run twice), after GRADING_MAX_ATTEMPTS otherwise.
     """

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
+# Background work on the grading queues, in priority order, each taken only when no learner's
+# grading is claimable: (claim and run the next job of a queue, how many a free worker could
+# claim now). A regrade kind adds its pair here, after the checks or before them.
+BACKGROUND: tuple[tuple[Callable[[Flask, str | None, str | None], str | None],
+                        Callable[[Flask, str | None], int]], ...] = ((checks.check_next, checks.claimable),)
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 
@@ -176,7 +181,8 @@ def claimable_jobs(app: Flask, kind: str | None) -> int:
 
     Gradings, and the folder checks that ride the same queue (app.grading.checks).
     """
-    return claimable(Submission, _queued(app, kind), running_cap(app.config)) + checks.claimable(app, kind)
+    return (claimable(Submission, _queued(app, kind), running_cap(app.config))
+            + sum(count(app, kind) for _, count in BACKGROUND))
 
 
 def _wake(app: Flask, kind: str | None) -> None:
@@ -204,11 +210,13 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
-            # No learner's grading to claim: a folder check, at background priority.
-            checked = checks.check_next(app, kind, token)
-            if checked is not None:
-                _wake(app, kind)  # its check slot is free again: a check waiting on it needs a token
-            return checked
+            # No learner's grading to claim: background work (folder checks), in its order.
+            for take_next, _ in BACKGROUND:
+                done = take_next(app, kind, token)
+                if done is not None:
+                    _wake(app, kind)  # its slot is free again: a job waiting on it needs a token
+                    return done
+            return None
         submission_id, claim = claimed
         try:
             _grade_claimed(app, submission_id, claim)
