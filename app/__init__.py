@@ -52,7 +52,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.api import bp as api_bp
     from app.exercises import bp as exercises_bp
     from app.instructor import bp as instructor_bp
-    from app.instructor import validation
     from app.lessons import bp as lessons_bp
     from app.progress import bp as progress_bp
     from app.quizzes import bp as quizzes_bp
@@ -67,13 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ratelimits.init_app(app)  # wraps views, so after the blueprints
     quota.init_app(app)  # wraps them again: the quota answers before any limit counts
     expiry.init_app(app)  # anonymous drafts and attempts expire at write time
-    validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
-        from app.grading.queue import recover_unfinished
-
-        recover_unfinished(app)
-        recover_runs = getattr(app.extensions["grading_queue"], "recover_runs", None)
-        if recover_runs is not None:  # in-process only: Celery's workers sweep their own
-            recover_runs()
+        # In-process: what a stopped server left gets its threads; Celery's workers sweep their own.
+        queue.recover_unfinished(app)
     return app

@@ -1,4 +1,4 @@
-"""Database models: a learner's submission and its grading result, and a Run of their code."""
+"""Database models of the jobs: a learner's submission and its result, a Run of their code, a folder's check."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from app.extensions import db
@@ -125,6 +125,8 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Claims so far (app.grading.jobs counts them for every kind; a lost Run is ended, not retried).
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     def to_api(self) -> dict[str, Any]:
@@ -150,3 +152,42 @@ def _elapsed(started: datetime | None) -> float | None:
     if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
         started = started.replace(tzinfo=UTC)
     return round(max(0.0, (utcnow() - started).total_seconds()), 1)
+
+
+class ExerciseValidation(db.Model):  # type: ignore[name-defined,misc]
+    """One folder's check through the real grader (solution passes, starter fails): a background job.
+
+    Its state is the job's status (queued | running | done); a worker claims and beats it like a
+    grading (app.grading.jobs), so a check lost with its worker is taken over, not left running.
+    """
+
+    __tablename__ = "exercise_validations"
+
+    exercise_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16), default="queued")  # queued | running | done
+    ok: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    problems: Mapped[list[str]] = mapped_column(JSON, default=list)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The folder's fingerprint (grader.fingerprint) the verdict is about: another one now means stale.
+    fingerprint: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Its tests cannot be graded at all (an authoring error): learners do not get the exercise.
+    broken: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class SpentToken(db.Model):  # type: ignore[name-defined,misc]
+    """A queue token (a Celery delivery's id) that claimed a job: it will never claim another.
+
+    The sweep counts delivered tokens as "on their way" unless they are here, so a delivery whose
+    worker died, or whose job was given back and taken by another token, is never counted as
+    one that will still grade (docs/scaling.md, "Token accounting").
+    """
+
+    __tablename__ = "spent_tokens"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    spent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -1,11 +1,13 @@
-"""compose.yaml end to end without a registry, then its sandboxes after `docker kill` of a worker and after `down`.
+"""compose.yaml end to end without a registry: a grading, an instructor's check of every folder, sandboxes after kills.
 
     WEB_IMAGE=learnai-web:latest SANDBOX_IMAGE=learnai-sandbox:latest .venv/bin/python -m bench.compose_faults
 
 Needs the images of `make web-image sandbox-image compose-images`, Debian's docker-compose and a
 Docker engine. Runs its own compose project (COMPOSE_PROJECT_NAME, default learnai-faults) on
 WEB_PORT (default 18021), grades one real solution through a worker container and a docker
-sandbox, and prints what it measured. It takes the project down (volumes too) at the end.
+sandbox, has an instructor check every folder (the checks run on the workers, at background
+priority: the web container has neither torch nor a sandbox) and fails unless every folder ends
+checked and available, and prints what it measured. It takes the project down (volumes too) at the end.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -28,11 +32,17 @@ EXERCISE = "tensors-broadcast"
 LABEL_WORKER = "learnai.worker"
 
 
+INSTRUCTOR = ("teacher@example.org", "Sakura-Lantern-4417-faults")
+
+
 def compose(*args: str) -> None:
-    env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "WEB_PORT": str(PORT), "SECRET_KEY": "compose-faults",
+    env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "WEB_PORT": str(PORT), "WEB_BIND": "127.0.0.1",
+           "SECRET_KEY": "compose-faults",
            "DOCKER_GID": str(os.stat("/var/run/docker.sock").st_gid)}
-    subprocess.run(["docker-compose", "-f", str(REPO / "compose.yaml"), *args], check=True, env=env, cwd=REPO,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+    done = subprocess.run(["docker-compose", "-f", str(REPO / "compose.yaml"), *args], env=env, cwd=REPO,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"docker-compose {' '.join(args[:3])} failed: {done.stderr.decode(errors='replace')[-2000:]}")
 
 
 def wait(check: Any, timeout: float, what: str, every: float = 0.5) -> Any:
@@ -61,6 +71,38 @@ class Browser:
                 return response.status, json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"{}")
+
+    def page(self, path: str, form: dict[str, str] | None = None) -> str:
+        """A page's HTML; with `form`, that form posted (URL-encoded, as a browser does) and the answer followed."""
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        with self.opener.open(f"http://127.0.0.1:{PORT}{path}", data=data, timeout=30) as response:
+            return str(response.read().decode("utf-8"))
+
+
+def csrf(html: str) -> str:
+    found = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', html)
+    if not found:
+        raise SystemExit("no CSRF token on the page")
+    return found.group(1)
+
+
+def check_every_folder(browser: Browser) -> dict[str, str]:
+    """Log in as an instructor, press "Check every folder now", wait for every verdict; folder -> its state."""
+    email, password = INSTRUCTOR
+    compose("exec", "-T", "web", "flask", "users", "create", "--instructor", "--email", email, "--password", password)
+    browser.page("/login", {"email": email, "password": password, "csrf_token": csrf(browser.page("/login"))})
+    asked = time.monotonic()
+    browser.page("/instructor/validation", {"csrf_token": csrf(browser.page("/instructor/validation"))})
+
+    def states() -> dict[str, str] | None:
+        found = dict(re.findall(r'<tr data-exercise="([^"]+)" data-validation="([^"]+)"',
+                                browser.page("/instructor/validation")))
+        return found if found and all(state.startswith("done") for state in found.values()) else None
+
+    verdicts = wait(states, 1800, "every folder's check", every=5)
+    print(f"instructor's check of {len(verdicts)} folders done after {time.monotonic() - asked:.1f} s "
+          f"(one check at a time, on the workers)")
+    return verdicts  # type: ignore[no-any-return]
 
 
 def worker_hosts(client: Any) -> dict[str, str]:
@@ -101,6 +143,18 @@ def main() -> int:
         print(f"graded end to end: {result['status']} after {time.monotonic() - sent:.1f} s")
         if result["status"] != "pass":
             raise SystemExit(f"the reference solution was not graded pass: {json.dumps(result)[:2000]}")
+
+        verdicts = check_every_folder(browser)
+        failed = {folder: state for folder, state in verdicts.items() if state != "done-ok"}
+        if failed:
+            html = browser.page("/instructor/validation")
+            raise SystemExit(f"folders not ok after the instructor's check: {failed}\n{html[-4000:]}")
+        # The page marks a folder kept from learners (its tests cannot be graded) data-unavailable.
+        unavailable = re.findall(r'<tr data-exercise="([^"]+)"[^>]*data-unavailable="true"',
+                                 browser.page("/instructor/validation"))
+        if unavailable:
+            raise SystemExit(f"folders unavailable to learners after the check: {unavailable}")
+        print(f"every folder checked ok and available: {len(verdicts)}")
 
         victim = sorted(hosts)[0]
         mine = {hosts[victim]}

@@ -155,12 +155,12 @@ def validate_folders(app: Any, folders: list[str]) -> Any:
     from sqlalchemy import select
 
     from app.extensions import db
+    from app.grading import checks
     from app.instructor.models import ExerciseValidation
-    from app.instructor.validation import get_runner
 
     def run() -> float:
         with app.app_context():
-            get_runner(app).request(folders)
+            checks.request(app, folders)
             while True:
                 rows = db.session.scalars(select(ExerciseValidation).where(
                     ExerciseValidation.exercise_id.in_(folders))).all()
@@ -221,7 +221,7 @@ def class_or_capacity(options: argparse.Namespace, code: str) -> int:
             server.shutdown()
             thread.join(timeout=10)
             app.extensions["grading_queue"].shutdown(wait=True)
-            app.extensions["validation_runner"].shutdown(wait=True)
+            app.extensions["grading_queue"].shutdown(wait=True)
             pools.close_all()
             shutil.rmtree(folder, ignore_errors=True)
     print("\n".join(["", "summary:", *lines]))

@@ -47,9 +47,11 @@ cp -al "$wheels" "$ctx/wheelhouse" 2>/dev/null || cp -a "$wheels" "$ctx/wheelhou
 
 # A context made on purpose: code and course content, never instance data, venvs or tests.
 mkdir "$ctx/src"
-for part in app grader lessons exercises migrations; do
+# --dereference: the package's links to repository files (grader/glossary.md) become the files.
+# course.toml and the glossary it names: validate on a worker applies the course's declared house style.
+for part in app grader lessons exercises migrations course.toml docs/glossary.md; do
     tar -C "$root" --exclude='__pycache__' --exclude='*.pyc' --exclude='app/static/src' \
-        --exclude='*.mo' -c "$part" | tar -C "$ctx/src" -x
+        --exclude='*.mo' --dereference -c "$part" | tar -C "$ctx/src" -x
 done
 cp "$root/Dockerfile" "$ctx/"
 

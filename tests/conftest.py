@@ -21,6 +21,9 @@ from tests.grading_cache import GradingCache
 
 REPO = Path(__file__).resolve().parent.parent
 EXERCISES = REPO / "exercises"
+# Apps built by tests do not check every folder they see with the real grader in the
+# background (app.grading.checks); the tests of that watch turn it on for their app.
+os.environ.setdefault("CHECK_SEEN_FOLDERS", "0")
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from flask import current_app, jsonify, url_for
 from flask_babel import gettext as _
@@ -23,6 +24,9 @@ from app.i18n import current_lang
 from app.models import Run, Submission
 from app.progress.access import find_readable
 
+if TYPE_CHECKING:
+    from grader.api import Exercise
+
 log = logging.getLogger(__name__)
 
 
@@ -31,14 +35,52 @@ def _read_lang(body: dict[str, Any]) -> str:
     return lang if lang in current_app.config["LANGUAGES"] else current_lang()
 
 
-@bp.post("/exercises/<exercise_id>/submissions")
-def submit(exercise_id: str) -> tuple[Response, int] | Response:
+def _code_exercise(exercise_id: str, error: str, message: str) -> tuple[Exercise | None, tuple[Response, int] | None]:
+    """The exercise a job's code is for, or the answer refusing it (unknown: 404; a quiz: 400 `error`)."""
     exercise = exercise_catalog().get(exercise_id)
     if exercise is None:
-        return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
+        return None, json_error(404, "unknown_exercise", _("There is no exercise with this id."))
     if not exercise.kind.accepts_code:
-        message = _("This exercise is a quiz; it takes answers, not code.")
-        return json_error(400, "not_gradable", message)
+        return None, json_error(400, error, message)
+    return exercise, None
+
+
+def _hand_over(kind: str, job: Submission | Run, admit: Callable[[Any], tuple[Response, int] | None],
+               unavailable_answer: Callable[[], tuple[Response, int]]) -> tuple[Response, int] | None:
+    """Admit the job (app.grading.admission stores it, or refuses with 429) and enqueue it; None when handed over.
+
+    Nothing half-way: a job no worker will ever see (the queue refused it) is removed again.
+    """
+    refused = admit(job)
+    if refused is not None:
+        return refused
+    try:
+        get_queue(current_app).enqueue(kind, job.id)
+    except Exception:
+        log.exception("could not enqueue %s %s", kind, job.id)
+        db.session.delete(job)
+        db.session.commit()
+        return unavailable_answer()
+    return None
+
+
+def _grading_unavailable() -> tuple[Response, int]:
+    message = _("Grading is unavailable for a moment, so this submission was not kept. "
+                "Your code is still in the editor: wait a minute, then submit again.")
+    return unavailable("queue_unavailable", message)  # type: ignore[return-value]
+
+
+def _running_unavailable() -> tuple[Response, int]:
+    return json_error(503, "run_unavailable", _("Running code is unavailable right now. Please try again."))
+
+
+@bp.post("/exercises/<exercise_id>/submissions")
+def submit(exercise_id: str) -> tuple[Response, int] | Response:
+    """Store a submission and hand it to the grading queue (202); the page polls /api/submissions/<id>."""
+    exercise, refused = _code_exercise(exercise_id, "not_gradable",
+                                       _("This exercise is a quiz; it takes answers, not code."))
+    if exercise is None:
+        return refused  # type: ignore[return-value]
     if is_unavailable(exercise):  # refused, never scored 0: the exercise's own tests are broken
         return json_error(409, "exercise_unavailable", unavailable_message())
     try:
@@ -48,19 +90,9 @@ def submit(exercise_id: str) -> tuple[Response, int] | Response:
         return json_error(bad.status, bad.error, bad.message)
     submission = Submission(exercise_id=exercise.id, learner=learner_key(), code=code, lang=lang,
                             status="queued")
-    refused = admission.admit(submission)  # stores it unless the learner is over their cap
+    refused = _hand_over("submission", submission, admission.admit, _grading_unavailable)
     if refused is not None:
         return refused
-    try:
-        get_queue(current_app).enqueue(submission.id)
-    except Exception:
-        # Nothing half-way: a submission no worker will ever see is removed again.
-        log.exception("could not enqueue submission %s", submission.id)
-        db.session.delete(submission)
-        db.session.commit()
-        message = _("Grading is unavailable for a moment, so this submission was not kept. "
-                    "Your code is still in the editor: wait a minute, then submit again.")
-        return unavailable("queue_unavailable", message)  # type: ignore[return-value]
     response = jsonify({"id": submission.id, "status": "queued"})
     response.headers["Location"] = url_for("api.submission", submission_id=submission.id)
     return response, 202
@@ -84,11 +116,10 @@ def run(exercise_id: str) -> tuple[Response, int] | Response:
     (per learner, per anonymous address, in all) and a worker runs it in the sandbox.
     Rate-limited like submissions (app/ratelimits.py).
     """
-    exercise = exercise_catalog().get(exercise_id)
+    exercise, refused = _code_exercise(exercise_id, "not_runnable",
+                                       _("This exercise is a quiz; there is no code to run."))
     if exercise is None:
-        return json_error(404, "unknown_exercise", _("There is no exercise with this id."))
-    if not exercise.kind.accepts_code:
-        return json_error(400, "not_runnable", _("This exercise is a quiz; there is no code to run."))
+        return refused  # type: ignore[return-value]
     try:
         body = read_body()
         code = read_code(body)
@@ -97,16 +128,9 @@ def run(exercise_id: str) -> tuple[Response, int] | Response:
     learner = learner_key()
     runs.forget(current_app, learner)  # only the latest Run's output is ever shown
     job = Run(exercise_id=exercise.id, learner=learner, code=code, lang=_read_lang(body), status="queued")
-    refused = admission.admit_run(job)
+    refused = _hand_over("run", job, admission.admit_run, _running_unavailable)
     if refused is not None:
         return refused
-    try:
-        get_queue(current_app).enqueue_run(job.id)
-    except Exception:
-        log.exception("could not enqueue run %s", job.id)
-        db.session.delete(job)
-        db.session.commit()
-        return json_error(503, "run_unavailable", _("Running code is unavailable right now. Please try again."))
     response = jsonify(job.to_api())
     response.headers["Location"] = url_for("api.run_status", run_id=job.id)
     response.headers["Cache-Control"] = "no-store"

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from app.content import exercise_catalog
 from app.extensions import db
-from app.instructor.models import ExerciseValidation
+from app.models import ExerciseValidation
 from grader.api import Exercise
 
 

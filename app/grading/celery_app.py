@@ -34,11 +34,13 @@ def flask_app() -> Flask:
         from app import create_app
 
         overrides: dict[str, Any] = {"GRADER_RECOVER_ON_START": False}
-        # Load tests only: a stand-in grade function ("module:name") instead of the sandbox.
-        injected = os.environ.get("GRADING_TEST_GRADE_FUNCTION")
-        if injected:
-            module, _, name = injected.partition(":")
-            overrides["GRADE_FUNCTION"] = getattr(importlib.import_module(module), name)
+        # Load tests only: a stand-in grade or check function ("module:name") instead of the sandbox.
+        for variable, setting in (("GRADING_TEST_GRADE_FUNCTION", "GRADE_FUNCTION"),
+                                  ("GRADING_TEST_CHECK_FUNCTION", "VALIDATE_FUNCTION")):
+            injected = os.environ.get(variable)
+            if injected:
+                module, _, name = injected.partition(":")
+                overrides[setting] = getattr(importlib.import_module(module), name)
         for inherited in _flask.values():
             # Forked from a process that had connected: leave the parent's connections alone
             # (closing a shared PostgreSQL socket here would break the parent's session).
@@ -61,7 +63,7 @@ class GradingRequest(Request):  # type: ignore[misc]
             # with this message's id: put it back in the queue (or end it after N attempts)
             # before Celery re-queues the message (acks_late + reject_on_worker_lost), so the
             # redelivered token finds it. If the database is away, the heartbeat limit does it.
-            from app.grading.lost import release
+            from app.grading.lost import release  # the job of any kind this delivery claimed
 
             try:
                 release(flask_app(), self.id)
@@ -79,15 +81,16 @@ def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
     """
     from app.grading.worker import grade_next
 
+    # The claim records this delivery as spent: the sweep never counts it as on its way again.
     return grade_next(flask_app(), kind, token=self.request.id)
 
 
-@celery.task(name=RUN_TASK, acks_late=True, reject_on_worker_lost=True)
-def run(run_id: str = "") -> str | None:
+@celery.task(name=RUN_TASK, bind=True, Request=GradingRequest)
+def run(self: Any, run_id: str = "") -> str | None:
     """A token for one Run (the Run button): run the fairest queued one (`-Q runs` workers)."""
     from app.grading.runs import run_next
 
-    return run_next(flask_app())
+    return run_next(flask_app(), token=self.request.id)
 
 
 @worker_ready.connect

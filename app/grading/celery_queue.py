@@ -1,17 +1,20 @@
-"""The web side of Celery grading: publish one token per stored submission to its queue."""
+"""The web side of Celery workers: publish one token per stored job (grading, Run, check) to its queue."""
 
 from __future__ import annotations
 
 import json
 import logging
 import os
+import socket
+import time
 from typing import TYPE_CHECKING, Any
 
 from celery import Celery
 
 from app.extensions import db
+from app.grading.kinds import KINDS
+from app.grading.maintenance import top_up
 from app.grading.routing import QUEUES, RUN_QUEUE, queue_kind
-from app.models import Submission
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -24,6 +27,9 @@ TASK = "grading.grade"
 RUN_TASK = "grading.run"
 # A publish that cannot reach Redis fails within about a second: the request answers 503
 # and the submission is not kept, rather than hanging the learner's request.
+# Each worker's report of its sandbox (report_isolation), read by the web process for the footer.
+ISOLATION_KEY = "learnai:isolated:"
+ISOLATION_CACHE_S = 10.0
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}
 
 
@@ -64,29 +70,30 @@ class CeleryQueue:
     def __init__(self, app: Flask):
         self.app = app
         self.celery = make_celery(app.config)
+        self._isolation = (False, float("-inf"))  # (isolated, when it was read)
 
-    def publish(self, kind: str, submission_id: str = "") -> None:
-        self.celery.send_task(TASK, args=[submission_id, kind], queue=kind, retry=True,
-                              retry_policy=PUBLISH_RETRY)
+    def publish(self, queue: str, job_id: str = "") -> None:
+        """One token to this queue: a grading queue's ("cpu", "gpu") or the Run lane's."""
+        if queue == RUN_QUEUE:
+            self.celery.send_task(RUN_TASK, args=[job_id], queue=RUN_QUEUE, retry=True,
+                                  retry_policy=PUBLISH_RETRY)
+        else:
+            self.celery.send_task(TASK, args=[job_id, queue], queue=queue, retry=True,
+                                  retry_policy=PUBLISH_RETRY)
 
-    def enqueue(self, submission_id: str) -> None:
-        sub = db.session.get(Submission, submission_id)
-        exercise = self.app.extensions["exercise_catalog"].get(sub.exercise_id) if sub else None
-        self.publish(queue_kind(self.app, exercise), submission_id)
+    def enqueue(self, kind: str, job_id: str) -> None:
+        job_kind = KINDS[kind]
+        if job_kind.lane == "runs":
+            self.publish(RUN_QUEUE, job_id)
+            return
+        row = db.session.get(job_kind.model, job_id)
+        exercise = self.app.extensions["exercise_catalog"].get(row.exercise_id) if row else None
+        self.publish(queue_kind(self.app, exercise), job_id)
 
-    def wake(self, kind: str | None) -> None:
+    def wake(self, queue: str | None) -> None:
         """A grading of this queue ended: publish the tokens its claimable jobs lack (maintenance.top_up)."""
-        from app.grading.maintenance import top_up
-
-        for name in (kind,) if kind else QUEUES:
+        for name in (queue,) if queue else QUEUES:
             top_up(self.app, self, name)
-
-    def publish_run(self, run_id: str = "") -> None:
-        self.celery.send_task(RUN_TASK, args=[run_id], queue=RUN_QUEUE, retry=True,
-                              retry_policy=PUBLISH_RETRY)
-
-    def enqueue_run(self, run_id: str) -> None:
-        self.publish_run(run_id)
 
     def recover(self) -> list[str]:
         """The workers reclaim and re-enqueue (app.grading.maintenance); a web start does not."""
@@ -123,6 +130,28 @@ class CeleryQueue:
                 if routing_key == kind:
                     ids.append(str(task_id))
             return ids
+
+    def report_isolation(self, isolated: bool, seconds: float) -> None:
+        """A worker says, for `seconds`, whether its sandbox isolates learners' code (the footer tells learners)."""
+        with self.celery.connection_for_write() as connection:
+            key = f"{ISOLATION_KEY}{socket.gethostname()}:{os.getpid()}"
+            connection.default_channel.client.set(key, int(isolated), ex=max(1, int(seconds)))
+
+    def sandbox_isolated(self) -> bool:
+        """Learners' code runs on the workers: isolated when every worker that reported lately says so.
+
+        Asked at most every ISOLATION_CACHE_S; while Redis is away the last answer stands.
+        """
+        if time.monotonic() - self._isolation[1] < ISOLATION_CACHE_S:
+            return self._isolation[0]
+        try:
+            with self.celery.connection_for_write() as connection:
+                client = connection.default_channel.client
+                reports = [client.get(key) for key in client.scan_iter(f"{ISOLATION_KEY}*")]
+            self._isolation = (bool(reports) and all(report == b"1" for report in reports), time.monotonic())
+        except Exception:
+            log.warning("could not read the workers' sandbox reports", exc_info=True)
+        return self._isolation[0]
 
     def shutdown(self, wait: bool = True) -> None:
         self.celery.close()

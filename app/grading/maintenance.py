@@ -1,4 +1,4 @@
-"""Worker upkeep: take over jobs whose worker died, and re-publish tokens Redis lost (one sweeper at a time)."""
+"""Worker upkeep: take over jobs whose worker died, re-publish the tokens queued jobs lack (one sweeper at a time)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,12 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-
-from app.extensions import db
-from app.grading import runs
+from app.grading import checks, jobs, runs
 from app.grading.admission import forget_held
 from app.grading.lost import reclaim_stale
-from app.grading.routing import QUEUES
-from app.models import Submission
-from grader.api import remove_orphan_sandboxes
+from app.grading.routing import QUEUES, RUN_QUEUE
+from app.grading.worker import claimable_jobs
+from grader.api import remove_orphan_sandboxes, sandbox_isolated
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -30,8 +27,6 @@ IN_FLIGHT_S = 0.2
 def claimable_by_kind(app: Flask) -> dict[str, int]:
     """Queued jobs a free worker could claim now, per queue: jobs of keys at their running cap wait
     for one of their key's gradings to end (which publishes their token, top_up), not for a sweep."""
-    from app.grading.worker import claimable_jobs
-
     with app.app_context():
         return {kind: claimable_jobs(app, kind) for kind in QUEUES}
 
@@ -39,40 +34,43 @@ def claimable_by_kind(app: Flask) -> dict[str, int]:
 def unspent(app: Flask, reserved: list[str]) -> int:
     """How many of these delivered tokens will still claim a job: those that never claimed one.
 
-    A token that claimed a job is spent, whether its grading runs, ended, or died with its
-    worker (a job given back keeps its last claim's token). A worker that reconnects after a
-    Redis loss reserves tokens while it is busy: without counting those, every round would
-    publish them again.
+    A token that claimed a job is spent (recorded with its claim, app.grading.jobs.claim),
+    whether its job runs, ended, or died with its worker; and it stays spent when its job is
+    given back and claimed by another token (a job's claimed_by no longer names it then). A
+    worker that reconnects after a Redis loss reserves tokens while it is busy: without counting
+    those, every round would publish them again.
     """
     if not reserved:
         return 0
     with app.app_context():
-        spent = set(db.session.scalars(select(Submission.claimed_by).where(Submission.claimed_by.in_(reserved))))
-        db.session.commit()
-    return len(set(reserved) - spent)
+        return len(set(reserved) - jobs.spent(reserved))
 
 
 def sweep(app: Flask, queue: CeleryQueue) -> int | None:
     """One pass; returns the tokens published, None when another worker swept this round.
 
     A queued job needs a token in Redis. Tokens are lost when Redis restarts without its data,
-    when the web process dies between storing and publishing, or when a job is reclaimed; a
-    surplus token costs one empty look at the database. Only one worker sweeps per round (a
-    Redis lock that expires before the next round), so N workers do not publish N times the
-    missing tokens after Redis lost them.
+    when the web process dies between storing and publishing, when a job is reclaimed, or when a
+    task fails before its pick (the database away); a surplus token costs one empty look at the
+    database. Only one worker sweeps per round (a Redis lock that expires before the next round),
+    so N workers do not publish N times the missing tokens after Redis lost them.
     """
     if not queue.try_lock("grading-sweep", 0.8 * float(app.config["GRADING_SWEEP_S"])):
         return None
-    for submission_id in reclaim_stale(app):
-        log.info("submission %s goes back to the queue", submission_id)
+    for job_id in reclaim_stale(app):
+        log.info("job %s goes back to the queue", job_id)
     with app.app_context():
         # An admission takes milliseconds; a minute leaves room for a request that stalled.
         if forgotten := forget_held(60):
             log.warning("deleted %d submission(s) left half-admitted by a web process", forgotten)
+        # A spent token is only looked up while its delivery may still sit in kombu's unacked hash.
+        jobs.forget_spent(float(app.config["GRADING_VISIBILITY_TIMEOUT_S"]) + 60)
+    if app.config["CHECK_SEEN_FOLDERS"]:
+        checks.check_seen(app)  # a new or changed folder is checked without anyone opening a page
     published = sum(top_up(app, queue, kind, claimable) for kind, claimable in claimable_by_kind(app).items())
-    published += runs.sweep(app, queue)
+    published += top_up(app, queue, RUN_QUEUE, runs.queued(app))
     if published:
-        log.warning("re-published %d grading token(s) for queued jobs", published)
+        log.warning("re-published %d token(s) for queued jobs", published)
     return published
 
 
@@ -85,8 +83,6 @@ def top_up(app: Flask, queue: CeleryQueue, kind: str, claimable: int | None = No
     publishes only what is missing.
     """
     if claimable is None:
-        from app.grading.worker import claimable_jobs
-
         with app.app_context():
             claimable = claimable_jobs(app, kind)
     missing = _shortfall(app, queue, kind, claimable)
@@ -110,8 +106,15 @@ def start(app: Flask, queue: CeleryQueue) -> threading.Thread:
     """Sweep at start (recovery of what was left queued, sandboxes of dead workers) and then every GRADING_SWEEP_S."""
     every = float(app.config["GRADING_SWEEP_S"])
 
+    isolated = sandbox_isolated(app.config["GRADER_SANDBOX"])
+
     def loop() -> None:
         while True:
+            try:
+                # Every worker, every round: the web's footer says where learners' code runs.
+                queue.report_isolation(isolated, 3 * every)
+            except Exception:
+                log.warning("could not report this worker's sandbox", exc_info=True)
             try:
                 sweep(app, queue)
             except Exception:  # Redis or the database away for a moment: try again next round

@@ -1,13 +1,24 @@
-"""The grading queue interface and its in-process implementation (a thread pool)."""
+"""The job queue interface and its in-process implementation (thread pools in the web process)."""
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Protocol
 
+from sqlalchemy import inspect
+
+from app.extensions import db
+from app.grading import checks, jobs, runs
+from app.grading.admission import forget_held
+from app.grading.celery_queue import CeleryQueue
 from app.grading.handle import get_queue
+from app.grading.kinds import KINDS
+from app.grading.runs import run_next
+from app.grading.worker import claimable_jobs, grade_next
+from app.models import Run, Submission
 from grader.api import sandbox_isolated as grader_sandbox_isolated
 
 if TYPE_CHECKING:
@@ -17,16 +28,31 @@ log = logging.getLogger(__name__)
 
 
 class GradingQueue(Protocol):
-    """Where the web app hands a stored submission over for grading.
+    """Where the app hands a stored job over to be worked on: the in-process pools or Celery workers.
 
-    The in-process pool fits one machine; a distributed queue (Celery with Redis)
-    implements the same method and runs grading.worker.grade_submission on GPU hosts.
+    A job is a row of one of the kinds of app.grading.kinds ("submission", "run", "check"); each
+    enqueue is a token for one job of that kind's lane, which a free worker spends on the fairest
+    claimable job of the lane (app.grading.jobs), not necessarily this one.
     """
 
-    def enqueue(self, submission_id: str) -> None: ...
+    def enqueue(self, kind: str, job_id: str) -> None:
+        """A token for one job of this kind, in its lane (Runs apart from gradings' slots)."""
+        ...
 
-    def enqueue_run(self, run_id: str) -> None:
-        """A token for one Run (app.grading.runs), in the Run lane: apart from grading's slots."""
+    def wake(self, queue: str | None) -> None:
+        """A grading of this queue ("cpu", "gpu"; None: any) ended: a token for each claimable job that lacks one."""
+        ...
+
+    def recover(self) -> list[str]:
+        """At a web start: what a stopped server left behind gets its tokens; the ids re-enqueued."""
+        ...
+
+    def sandbox_isolated(self) -> bool:
+        """Whether learners' code runs isolated where this queue's jobs run (the footer says which)."""
+        ...
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop taking tokens; with `wait`, let the jobs under way end."""
         ...
 
 
@@ -38,13 +64,12 @@ class InProcessQueue:
     other way round; web threads only store and enqueue.
     """
 
-    grades_in_this_process = True  # at start-up, a job marked running here has no live worker
-
     def __init__(self, app: Flask, workers: int = 1, run_workers: int = 1):
         self.app = app
         self.workers = max(1, workers)
         self.run_workers = max(1, run_workers)
         self._pid = os.getpid()
+        self._stopped = threading.Event()
         # Threads start lazily on the first job, so CLI commands never spawn any.
         self._pool, self._runs = self._new_pools()
 
@@ -59,22 +84,21 @@ class InProcessQueue:
             self._pid = os.getpid()
             self._pool, self._runs = self._new_pools()
 
-    def enqueue(self, submission_id: str) -> None:
-        from app.grading.worker import grade_next
-
+    def enqueue(self, kind: str, job_id: str) -> None:
         self._forked()
-        future = self._pool.submit(grade_next, self.app, None)
+        if KINDS[kind].lane == "runs":
+            future = self._runs.submit(run_next, self.app)
+        else:  # gradings and checks share the grading threads; grade_next takes checks last
+            future = self._pool.submit(grade_next, self.app, None)
         future.add_done_callback(_log_crash)
 
-    def wake(self, kind: str | None) -> None:
+    def wake(self, queue: str | None) -> None:
         """A grading ended (in a pool thread, in its app context): one more token if a job may run now.
 
         A token that came while every waiting job's key was at its running cap found nothing;
         the job that ending frees must not wait for the next submission while a thread idles.
         A surplus token costs one look at the queue.
         """
-        from app.grading.worker import claimable_jobs, grade_next
-
         if claimable_jobs(self.app, None) > 0:
             self._forked()
             try:
@@ -83,30 +107,50 @@ class InProcessQueue:
                 return
             future.add_done_callback(_log_crash)
 
-    def enqueue_run(self, run_id: str) -> None:
-        from app.grading.runs import run_next
+    def recover(self) -> list[str]:
+        """At start: jobs left running have no thread here any more (back to the queue, or ended,
+        by kind); a submission left "held" was being admitted by a request that died with it.
+        Every queued job gets its token again."""
+        recovered = []
+        with self.app.app_context():
+            if inspect(db.engine).has_table(Submission.__tablename__):
+                forget_held(0)
+        for kind in KINDS.values():
+            for job_id in jobs.restart(self.app, kind):
+                self.enqueue(kind.name, job_id)
+                recovered.append(job_id)
+        if recovered:
+            log.info("re-enqueued %d unfinished job(s)", len(recovered))
+        if self.app.config["CHECK_SEEN_FOLDERS"]:
+            self._watch_folders()
+        return recovered
 
-        self._forked()
-        future = self._runs.submit(run_next, self.app)
-        future.add_done_callback(_log_crash)
+    def _watch_folders(self) -> None:
+        """Every GRADING_SWEEP_S, queue a check of each new or changed folder (the Celery sweep does it there)."""
+        every = float(self.app.config["GRADING_SWEEP_S"])
 
-    def recover_runs(self) -> list[str]:
-        """At start: Runs left running have no thread here any more; queued ones get theirs."""
-        from app.grading.runs import recover
+        def loop() -> None:
+            while not self._stopped.is_set():
+                try:
+                    checks.check_seen(self.app)
+                except Exception:  # the database away for a moment, or no tables yet: next round
+                    log.warning("looking for new or changed folders failed", exc_info=True)
+                self._stopped.wait(every)
 
-        return recover(self.app, self.enqueue_run)
+        threading.Thread(target=loop, name="folder-watch", daemon=True).start()
+
+    def sandbox_isolated(self) -> bool:
+        """Learners' code runs in this process's sandbox (docker's answer is cached by the grader)."""
+        return grader_sandbox_isolated(self.app.config["GRADER_SANDBOX"])
 
     def shutdown(self, wait: bool = True) -> None:
+        self._stopped.set()
         self._stop_runs()  # a shutdown never waits for an endless Run: its output has no reader
         self._pool.shutdown(wait=wait, cancel_futures=not wait)
         self._runs.shutdown(wait=wait, cancel_futures=not wait)
 
     def _stop_runs(self) -> None:
         """Stop every Run still going, so a shutdown never waits for an endless one."""
-        from app.extensions import db
-        from app.grading import runs
-        from app.models import Run
-
         try:
             with self.app.app_context():
                 for run in db.session.query(Run).filter(Run.status.in_(("queued", "running"))).all():
@@ -128,8 +172,6 @@ def init_app(app: Flask) -> None:
     """
     factory = app.config.get("GRADING_QUEUE")
     if factory is None and app.config.get("CELERY_BROKER_URL"):
-        from app.grading.celery_queue import CeleryQueue
-
         factory = CeleryQueue
     queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"],
                                                         app.config["RUN_WORKERS"])
@@ -137,46 +179,11 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _sandbox_state() -> dict[str, object]:
-        # Lazy: only pages that show it pay for asking the sandbox (docker's answer is cached).
-        def sandbox_isolated() -> bool:
-            return grader_sandbox_isolated(app.config["GRADER_SANDBOX"])
-
-        return {"sandbox_isolated": sandbox_isolated}
+        # Lazy: only pages that show it pay for asking where learners' code runs (the workers,
+        # with Celery: the web container itself has no sandbox to ask).
+        return {"sandbox_isolated": queue.sandbox_isolated}
 
 
 def recover_unfinished(app: Flask) -> list[str]:
     """Re-enqueue what a stopped server left queued or running; returns the ids."""
-    from sqlalchemy import inspect, select, update
-
-    from app.extensions import db
-    from app.grading.admission import forget_held
-    from app.models import Submission
-
-    queue = get_queue(app)
-    recover = getattr(queue, "recover", None)
-    if recover is not None:
-        return recover()  # a distributed queue: its workers reclaim and re-enqueue themselves
-    with app.app_context():
-        if not inspect(db.engine).has_table(Submission.__tablename__):
-            return []  # a fresh database before `flask db upgrade`
-        if getattr(queue, "grades_in_this_process", False):
-            # In-process grading: a job marked running when the server starts has no live worker.
-            db.session.execute(
-                update(Submission).where(Submission.status == "running")
-                .values(status="queued", claimed_by=None)
-            )
-            db.session.commit()
-            # ... and one left "held" was being admitted by a request that died with it.
-            forget_held(0)
-        ids = list(
-            db.session.scalars(
-                select(Submission.id)
-                .where(Submission.status == "queued")
-                .order_by(Submission.created_at)
-            )
-        )
-    for submission_id in ids:
-        queue.enqueue(submission_id)
-    if ids:
-        log.info("re-enqueued %d unfinished submission(s)", len(ids))
-    return ids
+    return get_queue(app).recover()

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 import uuid
 from collections.abc import Callable
-from contextlib import contextmanager
-from datetime import UTC, timedelta
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, inspect, select, update
+from sqlalchemy import delete, func, select, update
 
 from app.extensions import db
+from app.grading import jobs
 from app.grading.admission import PENDING
+from app.grading.clock import db_now
 from app.grading.fairness import claim_fairest, fair_ids
-from app.grading.routing import RUN_QUEUE
+from app.grading.kinds import RUNS
+from app.grading.storing import store_finished
 from app.models import Run, utcnow
 from grader.api import checked_run_document, run_failed, run_stopped
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from flask import Flask
 
 log = logging.getLogger(__name__)
@@ -56,57 +55,13 @@ def run_order(app: Flask) -> list[str]:
     return fair_ids(Run, queued)
 
 
-def _claim(run_id: str) -> str | None:
-    """queued -> running in one statement; the token is the right to store the output."""
-    token, now = str(uuid.uuid4()), utcnow()
-    claimed = db.session.execute(
-        update(Run).where(Run.id == run_id, Run.status == "queued")
-        .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token)
-    )
-    db.session.commit()
-    return token if claimed.rowcount == 1 else None  # type: ignore[attr-defined]
+def _claim(run_id: str, token: str | None = None) -> str | None:
+    """queued -> running (app.grading.jobs.claim, the database's clock); the token is the right to store the output.
 
-
-def _still_ours(run_id: str, token: str) -> bool:
-    row = db.session.execute(select(Run.status, Run.claimed_by).where(Run.id == run_id)).first()
-    db.session.commit()
-    return row is not None and row.status == "running" and row.claimed_by == token
-
-
-@contextmanager
-def _watch(app: Flask, run_id: str, token: str, cancel: threading.Event) -> Iterator[None]:
-    """While the Run runs: set `cancel` as soon as it is stopped (or taken over), beat its heartbeat.
-
-    The database is how a Stop reaches the worker, wherever it runs (a thread here, a Celery
-    host elsewhere): the Stop request ends the row, and this loop sees it within RUN_WATCH_S.
+    Celery workers pass their message's id, so a worker whose pool process died ends the Run at once.
     """
-    every = float(app.config["RUN_WATCH_S"])
-    beat_every = float(app.config.get("GRADING_HEARTBEAT_S", 5))
-    done = threading.Event()
-
-    def watch() -> None:
-        last_beat = time.monotonic()
-        while not done.wait(every):
-            try:
-                with app.app_context():
-                    if not _still_ours(run_id, token):
-                        cancel.set()
-                        return
-                    if time.monotonic() - last_beat >= beat_every:
-                        db.session.execute(update(Run).where(Run.id == run_id, Run.claimed_by == token)
-                                           .values(heartbeat_at=utcnow()))
-                        db.session.commit()
-                        last_beat = time.monotonic()
-            except Exception:  # a missed look is retried; a long outage lets the sweep end the Run
-                log.warning("watching run %s failed", run_id, exc_info=True)
-
-    thread = threading.Thread(target=watch, name="run-watch", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join(timeout=every + 5)
+    delivery, token = token is not None, token or str(uuid.uuid4())
+    return token if jobs.claim(RUNS, run_id, token, delivery=delivery) else None
 
 
 def bounded(doc: dict[str, Any]) -> dict[str, Any]:
@@ -138,12 +93,7 @@ def _execute(app: Flask, run: Run, cancel: threading.Event) -> dict[str, Any]:
 
 
 def _store(run_id: str, token: str, doc: dict[str, Any]) -> bool:
-    stored = db.session.execute(
-        update(Run).where(Run.id == run_id, Run.claimed_by == token, Run.status == "running")
-        .values(result=doc, status="done", finished_at=utcnow())
-    )
-    db.session.commit()
-    return stored.rowcount == 1  # type: ignore[attr-defined]
+    return jobs.store(RUNS, run_id, token, result=doc)
 
 
 def _run_claimed(app: Flask, run_id: str, token: str) -> None:
@@ -151,24 +101,21 @@ def _run_claimed(app: Flask, run_id: str, token: str) -> None:
     if run is None:
         return
     cancel = threading.Event()
-    with _watch(app, run_id, token, cancel):
+    # Watched every RUN_WATCH_S: a Stop (the row ended) or a takeover kills the sandbox at once.
+    # The heartbeat goes on while the output waits for the database (as a grading's result does).
+    with jobs.beating(app, RUNS, run_id, token, on_lost=cancel.set, watch_s=float(app.config["RUN_WATCH_S"])):
         doc = _execute(app, run, cancel)
-    try:
-        if not _store(run_id, token, doc):
-            log.info("run %s was stopped or taken over; its output is dropped", run_id)
-    except Exception:
-        log.exception("could not store the output of run %s", run_id)
-        db.session.rollback()
-        _store(run_id, token, run_failed(run.lang, "the output could not be stored"))
+        store_finished(app, f"run {run_id}", doc, store=lambda document: _store(run_id, token, document),
+                       fallback=run_failed(run.lang, "the output could not be stored"))
 
 
-def run_next(app: Flask) -> str | None:
+def run_next(app: Flask, token: str | None = None) -> str | None:
     """Claim and run the fairest queued Run; returns its id (None: nothing to run).
 
     Like grading, each enqueued message is a token for one Run, whichever is fairest then.
     """
     with app.app_context():
-        claimed = claim_fairest(lambda: run_order(app), _claim)
+        claimed = claim_fairest(lambda: run_order(app), lambda run_id: _claim(run_id, token))
         if claimed is None:
             return None
         run_id, token = claimed
@@ -185,10 +132,11 @@ def stop(run: Run) -> bool:
     started = run.started_at
     if started is not None and started.tzinfo is None:
         started = started.replace(tzinfo=UTC)
+    # Only the message's "after N s" reads this host's clock; the row's times are the database's.
     seconds = (utcnow() - started).total_seconds() if started is not None else 0.0
     ended = db.session.execute(
         update(Run).where(Run.id == run.id, Run.status.in_(PENDING))
-        .values(status="done", result=run_stopped(run.lang, max(0.0, seconds)), finished_at=utcnow(),
+        .values(status="done", result=run_stopped(run.lang, max(0.0, seconds)), finished_at=db_now(),
                 claimed_by=None)
     )
     db.session.commit()
@@ -197,60 +145,28 @@ def stop(run: Run) -> bool:
 
 def forget(app: Flask, learner: str) -> None:
     """Delete the learner's ended Runs (only the latest is ever shown) and anyone's past RUN_KEEP_S."""
-    cutoff = utcnow() - timedelta(seconds=float(app.config["RUN_KEEP_S"]))
+    cutoff = db_now(float(app.config["RUN_KEEP_S"]))
     db.session.execute(delete(Run).where(Run.status == "done", Run.learner == learner))
     db.session.execute(delete(Run).where(Run.status == "done", Run.created_at < cutoff))
     db.session.commit()
 
 
-def end_stale(app: Flask, *, everything_running: bool = False) -> list[str]:
-    """End running Runs whose worker stopped beating (or all running ones, at an in-process start).
+def end_stale(app: Flask) -> list[str]:
+    """End running Runs whose worker stopped beating for GRADING_STALE_AFTER_S, by the database's clock.
 
-    A Run is not run again: the learner presses Run once more, and an endless one never runs twice.
+    A Run is not run again (app.grading.kinds.RUNS): the learner presses Run once more.
     """
-    cutoff = utcnow() - timedelta(seconds=float(app.config.get("GRADING_STALE_AFTER_S", 60)))
+    return jobs.reclaim_stale(app, RUNS).ended
+
+
+def queued(app: Flask) -> int:
+    """Runs waiting for a token's pick (the sweep's count of the tokens the Run lane needs)."""
     with app.app_context():
-        query = select(Run.id, Run.lang).where(Run.status == "running")
-        if not everything_running:
-            query = query.where(Run.heartbeat_at < cutoff)
-        stale = db.session.execute(query).all()
-        for run_id, lang in stale:
-            condition = [Run.id == run_id, Run.status == "running"]
-            if not everything_running:
-                condition.append(Run.heartbeat_at < cutoff)
-            db.session.execute(update(Run).where(*condition).values(
-                status="done", finished_at=utcnow(), claimed_by=None,
-                result=run_failed(lang, "the server running it stopped")))
+        count = int(db.session.scalar(select(func.count()).select_from(Run).where(Run.status == "queued")) or 0)
         db.session.commit()
-    if stale:
-        log.warning("ended %d run(s) whose worker stopped", len(stale))
-    return [run_id for run_id, _ in stale]
+    return count
 
 
-def sweep(app: Flask, queue: Any) -> int:
-    """Celery upkeep (app.grading.maintenance): end Runs whose worker died, top up lost Run tokens.
-
-    Returns the tokens published.
-    """
-    end_stale(app)
-    with app.app_context():
-        queued = int(db.session.query(Run).filter(Run.status == "queued").count())
-        db.session.commit()
-    missing = max(0, queued - queue.backlog(RUN_QUEUE))
-    for _ in range(missing):
-        queue.publish_run()
-    return missing
-
-
-def recover(app: Flask, enqueue: Callable[[str], None]) -> list[str]:
-    """At an in-process start: end Runs the stopped server left running, re-enqueue queued ones."""
-    with app.app_context():
-        if not inspect(db.engine).has_table(Run.__tablename__):
-            return []  # a fresh database before `flask db upgrade`
-    end_stale(app, everything_running=True)
-    with app.app_context():
-        ids = list(db.session.scalars(select(Run.id).where(Run.status == "queued")
-                                      .order_by(Run.created_at)))
-    for run_id in ids:
-        enqueue(run_id)
-    return ids
+def recover(app: Flask) -> list[str]:
+    """At an in-process start: end Runs the stopped server left running; the queued ones' ids."""
+    return jobs.restart(app, RUNS)

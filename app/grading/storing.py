@@ -1,4 +1,4 @@
-"""Storing a finished result through a database outage: keep it, retry for a bounded time, then let the sweep decide."""
+"""Storing a finished job's result through a database outage: keep it, retry a bounded time, then the sweep decides."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ def _rollback() -> None:
         pass  # the connection is gone with the server; the pool replaces it (pool_pre_ping)
 
 
-def store_finished(app: Flask, submission_id: str, doc: dict[str, Any], *,
+def store_finished(app: Flask, job: str, doc: dict[str, Any], *,
                    store: Callable[[dict[str, Any]], bool], fallback: dict[str, Any]) -> bool | None:
-    """Store `doc` with `store`; True stored, False the job was taken over, None gave up.
+    """Store `doc` with `store`; True stored, False the job was taken over, None gave up. `job` names it in the log.
 
     A grading costs seconds to minutes of a sandbox: while the database is unreachable the
     result is kept in this process and stored as soon as it answers (up to
@@ -44,22 +44,21 @@ def store_finished(app: Flask, submission_id: str, doc: dict[str, Any], *,
         try:
             if store(doc):
                 if tries > 1:
-                    log.warning("stored the result of submission %s after %d tries", submission_id, tries)
+                    log.warning("stored the result of %s after %d tries", job, tries)
                 return True
-            log.warning("submission %s was taken over while grading; result dropped", submission_id)
+            log.warning("%s was stopped or taken over while it ran; its result is dropped", job)
             return False
         except UNREACHABLE:
             _rollback()
             if time.monotonic() + delay > deadline:
-                log.error("gave up storing the result of submission %s after %d tries; "
-                          "the sweep will grade it again", submission_id, tries)
+                log.error("gave up storing the result of %s after %d tries; "
+                      "the sweep will take it over", job, tries)
                 return None
             if tries == 1:
-                log.warning("database unreachable: keeping the result of submission %s and retrying",
-                            submission_id)
+                log.warning("database unreachable: keeping the result of %s and retrying", job)
             time.sleep(delay)
             delay = min(delay * 2, 5.0)
         except Exception:
-            log.exception("could not store the result of submission %s", submission_id)
+            log.exception("could not store the result of %s", job)
             _rollback()
             return bool(store(fallback))

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import inspect as pyinspect
 import logging
-import threading
 import uuid
 from collections.abc import Callable
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app
@@ -15,20 +13,18 @@ from flask_babel import force_locale, gettext
 from sqlalchemy import select, update
 
 from app.extensions import db
-from app.grading.clock import db_now
+from app.grading import checks, jobs
 from app.grading.fairness import claim_fairest, claimable, fair_ids
 from app.grading.handle import get_queue
+from app.grading.kinds import SUBMISSIONS
 from app.grading.lost import reclaim_stale  # noqa: F401 -- callers and tests import it from here
 from app.grading.routing import queue_kind
 from app.grading.running_cap import lock_key, running_cap, under_cap
 from app.grading.storing import store_finished
-from app.instructor.validation import record_authoring_error
 from app.models import Submission
 from grader.api import error_result, internal_error
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from flask import Flask
 
     from grader.api import Exercise
@@ -36,6 +32,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
+# Background work on the grading queues, in priority order, each taken only when no learner's
+# grading is claimable: (claim and run the next job of a queue, how many a free worker could
+# claim now). A regrade kind adds its pair here, after the checks or before them.
+BACKGROUND: tuple[tuple[Callable[[Flask, str | None, str | None], str | None],
+                        Callable[[Flask, str | None], int]], ...] = ((checks.check_next, checks.claimable),)
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 
@@ -50,24 +51,18 @@ def _grade_function(app: Flask) -> GradeFunction:
 
 
 def _claim(submission_id: str, token: str | None = None) -> str | None:
-    """Move queued -> running in one statement, so two workers never grade the same job.
+    """Claim the job (app.grading.jobs.claim) if its key is under its running cap; the claim's token or None.
 
-    Returns the claim token: only the holder of the token may store the result. Celery workers
-    pass their message's task id, so the worker that sees the process die can give the job back.
-    A job whose key already has GRADING_MAX_RUNNING_PER_KEY gradings running is not claimed
+    Only the holder of the token may store the result. Celery workers pass their message's
+    task id, so the worker that sees the process die can give the job back. A job whose key
+    already has GRADING_MAX_RUNNING_PER_KEY gradings running is not claimed
     (app.grading.running_cap): None, as when another worker won it.
     """
-    token, now = token or str(uuid.uuid4()), db_now()
+    delivery, token = token is not None, token or str(uuid.uuid4())
     lock_key(submission_id)
-    claimed = db.session.execute(
-        update(Submission)
-        .where(Submission.id == submission_id, Submission.status == "queued",
-               under_cap(running_cap(current_app.config)))
-        .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token,
-                attempts=Submission.attempts + 1)
-    )
-    db.session.commit()
-    return token if claimed.rowcount == 1 else None  # type: ignore[attr-defined]
+    claimed = jobs.claim(SUBMISSIONS, submission_id, token, under_cap(running_cap(current_app.config)),
+                         delivery=delivery)
+    return token if claimed else None
 
 
 def _internal(exercise_id: str, lang: str, where: str) -> dict[str, Any]:
@@ -121,42 +116,7 @@ def _run_grader(app: Flask, exercise: Exercise | None, sub: Submission, token: s
 
 def _store(submission_id: str, token: str, doc: dict[str, Any]) -> bool:
     """Write the result if this claim still holds the job (a reclaimed job's old worker may not)."""
-    stored = db.session.execute(
-        update(Submission)
-        .where(Submission.id == submission_id, Submission.claimed_by == token,
-               Submission.status == "running")
-        .values(result=doc, status="done", finished_at=db_now())
-    )
-    db.session.commit()
-    return stored.rowcount == 1  # type: ignore[attr-defined]
-
-
-@contextmanager
-def _heartbeat(app: Flask, submission_id: str, token: str) -> Iterator[None]:
-    """Touch heartbeat_at while grading, so a dead worker's job is told apart from a slow one."""
-    every = float(app.config.get("GRADING_HEARTBEAT_S", 5))
-    stop = threading.Event()
-
-    def beat() -> None:
-        while not stop.wait(every):
-            try:
-                with app.app_context():
-                    db.session.execute(
-                        update(Submission)
-                        .where(Submission.id == submission_id, Submission.claimed_by == token)
-                        .values(heartbeat_at=db_now())
-                    )
-                    db.session.commit()
-            except Exception:  # a missed beat is retried; a long outage makes the job reclaimable
-                log.warning("heartbeat failed for submission %s", submission_id, exc_info=True)
-
-    thread = threading.Thread(target=beat, name="grading-heartbeat", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=every + 1)
+    return jobs.store(SUBMISSIONS, submission_id, token, result=doc)
 
 
 def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
@@ -167,14 +127,14 @@ def _grade_claimed(app: Flask, submission_id: str, token: str) -> None:
     exercise_id, lang = sub.exercise_id, sub.lang
     # The heartbeat goes on while the result waits for the database, so a job whose result is
     # kept through an outage is not taken for a dead worker's the moment the database returns.
-    with _heartbeat(app, submission_id, token):
+    with jobs.beating(app, SUBMISSIONS, submission_id, token):
         doc = _run_grader(app, catalog.get(exercise_id), sub, token)
-        stored = store_finished(app, submission_id, doc,
+        stored = store_finished(app, f"submission {submission_id}", doc,
                                 store=lambda document: _store(submission_id, token, document),
                                 fallback=_internal(exercise_id, lang, "store"))
     if stored and doc.get("error_kind") == "authoring":  # the folder's tests are broken: not for learners
         try:
-            record_authoring_error(app, exercise_id, doc)
+            checks.record_authoring_error(app, exercise_id, doc)
         except Exception:  # the learner's result is stored; the flag is the validation page's to set again
             log.exception("could not mark exercise %s as broken", exercise_id)
             db.session.rollback()
@@ -217,8 +177,12 @@ def fair_order(app: Flask, kind: str | None, *, claimable_only: bool = False) ->
 
 
 def claimable_jobs(app: Flask, kind: str | None) -> int:
-    """How many queued jobs of this kind (None: any) a free worker could claim now, the cap allowing."""
-    return claimable(Submission, _queued(app, kind), running_cap(app.config))
+    """How many queued jobs of this queue (None: any) a free worker could claim now, the caps allowing.
+
+    Gradings, and the folder checks that ride the same queue (app.grading.checks).
+    """
+    return (claimable(Submission, _queued(app, kind), running_cap(app.config))
+            + sum(count(app, kind) for _, count in BACKGROUND))
 
 
 def _wake(app: Flask, kind: str | None) -> None:
@@ -228,17 +192,14 @@ def _wake(app: Flask, kind: str | None) -> None:
     spent; without this, those jobs would wait for the next submission (or the Celery sweep)
     while a thread sits idle.
     """
-    wake = getattr(get_queue(app), "wake", None)
-    if wake is None:
-        return
     try:
-        wake(kind)
+        get_queue(app).wake(kind)
     except Exception:  # Redis away for a moment: the sweep publishes the missing tokens
         log.warning("could not wake a worker for the next grading", exc_info=True)
 
 
 def grade_next(app: Flask, kind: str | None = None, token: str | None = None) -> str | None:
-    """Claim and grade the fairest queued job of this kind (None: any); returns its id.
+    """Claim and grade the fairest queued job of this queue (None: any), else its oldest check; returns its id.
 
     Every enqueued message is a token for one grading, not for one id: whichever job is
     fairest when a worker is free gets graded, and a duplicate token finds nothing to do.
@@ -249,6 +210,12 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
+            # No learner's grading to claim: background work (folder checks), in its order.
+            for take_next, _ in BACKGROUND:
+                done = take_next(app, kind, token)
+                if done is not None:
+                    _wake(app, kind)  # its slot is free again: a job waiting on it needs a token
+                    return done
             return None
         submission_id, claim = claimed
         try:

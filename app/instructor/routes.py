@@ -10,15 +10,15 @@ from werkzeug.wrappers import Response
 from app.accounts.models import User
 from app.content import exercise_catalog, lesson_catalog
 from app.extensions import db
+from app.grading import checks
 from app.i18n import current_lang
 from app.instructor import bp
 from app.instructor.drilldown import drilldown
 from app.instructor.export import progress_csv
 from app.instructor.forms import ValidateForm
 from app.instructor.learners import LEARNERS_PAGE, accounts, anonymous_learners, every_learner_row, learner_rows
-from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
-from app.instructor.validation import get_runner, recheck_changed
+from app.models import ExerciseValidation
 from app.progress.aggregates import learner_progress
 from app.progress.hints import use_by_exercise
 from app.progress.history import page
@@ -93,9 +93,9 @@ def export() -> Response:
 def validation() -> str:
     catalog = exercise_catalog()
     loaded = catalog.exercises()
-    rows = list(db.session.scalars(select(ExerciseValidation)))
-    # A folder changed since its verdict is checked again now, in the background lane.
-    recheck_changed(current_app, rows)
+    # A folder changed since its verdict is checked again now (the sweep would see it within a round).
+    checks.request(current_app, [row.exercise_id for row in db.session.scalars(select(ExerciseValidation))
+                                 if checks.is_stale(row, catalog.fingerprint(row.exercise_id))])
     states = {row.exercise_id: row for row in db.session.scalars(select(ExerciseValidation))}
     exercises = _exercises()
     # While a check runs the page refreshes itself (a meta refresh: no script to load or fail).
@@ -115,7 +115,7 @@ def validate() -> Response | tuple[str, int]:
     wanted = request.form.get("exercise")
     if wanted and wanted not in known:
         abort(404)
-    queued = get_runner(current_app).request([wanted] if wanted else sorted(known))
+    queued = checks.request(current_app, [wanted] if wanted else sorted(known))
     flash(_("Checking %(count)d folder(s) in the background; this page shows the results as they come.",
             count=len(queued)))
     return redirect(url_for("instructor.validation"), code=303)

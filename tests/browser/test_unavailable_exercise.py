@@ -58,7 +58,7 @@ def broken_course(tmp_path: Path) -> Iterator[tuple[object, str]]:
     release.set()
     server.shutdown()
     thread.join(timeout=10)
-    app.extensions["validation_runner"].shutdown(wait=True)
+    app.extensions["grading_queue"].shutdown(wait=True)
     app.extensions["grading_queue"].shutdown(wait=True)
 
 

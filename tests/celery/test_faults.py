@@ -48,6 +48,18 @@ def pool_pid(web: Stack, marker: str) -> int:
     return int(line.split()[3])
 
 
+def check_verdict(web: Stack, exercise_id: str = "add-numbers") -> tuple[bool | None, int] | None:
+    """(ok, attempts) of the folder's check once it is done; None before."""
+    from app.extensions import db
+    from app.models import ExerciseValidation
+
+    with web.app.app_context():
+        row = db.session.get(ExerciseValidation, exercise_id)
+        found = (row.ok, row.attempts) if row is not None and row.state == "done" else None
+        db.session.rollback()
+        return found
+
+
 def submit(learner: Learner, marker: str, **kwargs: object) -> str:
     status, body = learner.submit(code(marker, **kwargs))  # type: ignore[arg-type]
     assert status == 202, body
@@ -102,6 +114,74 @@ def test_a_killed_worker_s_job_is_taken_over_after_the_heartbeat_limit(stack):
     assert [event for event, _, _ in seen] == ["start", "start", "done"]
     assert seen[-1][1] != victim
     assert again < limit + 10
+
+
+def test_a_killed_worker_s_delivery_never_hides_a_lost_token(stack):
+    """After a worker died and its job was taken over, a token that goes missing is still put back.
+
+    The dead worker's delivery stays in kombu's unacked hash until the visibility timeout (an
+    hour); its job is graded under another token. Counted as a token "on its way", it hid the
+    next lost token for that hour, and a job waited with every worker idle.
+    """
+    web, workers = stack
+    base = web.serve()
+    quick = {"GRADING_STALE_AFTER_S": "5"}
+    workers.start("victim", extra=quick)
+    learner = Learner(base)
+    taken_over = uuid.uuid4().hex
+    first = submit(learner, taken_over, sleep=60)
+    wait_until(lambda: events(web, taken_over), 30, "the job to start")
+    workers.start("w2", extra=quick)
+    workers.kill("victim")  # kill -9 of the whole worker: its delivery stays unacknowledged
+    assert learner.result(first, timeout=90)["result"]["status"] == "pass"
+    queue = web.app.extensions["grading_queue"]
+    assert len(queue.reserved("cpu")) == 1, "the dead worker's delivery is still in kombu's unacked hash"
+
+    busy, lost = uuid.uuid4().hex, uuid.uuid4().hex
+    submit(learner, busy, sleep=3)  # w2 grades it, and holds no other token meanwhile (prefetch 1)
+    wait_until(lambda: events(web, busy), 30, "w2 to be busy")
+    waiting = submit(learner, lost)
+    with queue.celery.connection_for_write() as connection:  # its token goes missing
+        assert connection.default_channel.client.delete("cpu") == 1
+    busy_done = wait_until(lambda: [at for event, _, at in events(web, busy) if event == "done"], 30,
+                           "the busy job to end")[0]
+    result = learner.result(waiting, timeout=30)
+
+    started = events(web, lost)[0][2]
+    figure("token lost after a worker's kill -9 and takeover -> graded after the worker was free",
+           f"{started - busy_done:.2f} s (sweep every 1 s)")
+    assert result["result"]["status"] == "pass"
+    assert started - busy_done < 1 + 5, "the lost token was not put back within a sweep"
+
+
+def test_a_check_on_a_killed_worker_is_taken_over_and_a_grading_goes_first(stack):
+    """Folder checks ride the grading queue: a worker's kill -9 mid-check hands it to another worker
+    after the heartbeat limit, and the learners' gradings sent meanwhile are not held up by it."""
+    from app.grading import checks
+
+    web, workers = stack
+    base = web.serve()
+    quick = {"GRADING_STALE_AFTER_S": "5", "GRADING_TEST_CHECK_FUNCTION": "tests.celery.celery_fakes:check"}
+    workers.start("w1", extra=quick)
+    with web.app.app_context():
+        assert checks.request(web.app, ["add-numbers"]) == ["add-numbers"]
+    victim = wait_until(lambda: events(web, "check-add-numbers"), 30, "the check to start")[0][1]
+    workers.start("w2", extra=quick)
+    learner = Learner(base)
+    graded, busy_marker = uuid.uuid4().hex, uuid.uuid4().hex
+    busy = submit(learner, busy_marker, sleep=2)  # w2 is busy for 2 s
+    wait_until(lambda: events(web, busy_marker), 30, "w2 to be busy")
+    submission_id = submit(learner, graded)
+    killed_at = time.time()
+    workers.kill(victim)
+
+    assert wait_until(lambda: check_verdict(web), 90, "the check to be taken over") == (True, 2)
+    assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
+    assert learner.result(busy, timeout=30)["result"]["status"] == "pass"
+    again = events(web, "check-add-numbers")[1][2]
+    figure("whole worker kill -9 mid-check -> checked again after", f"{again - killed_at:.2f} s (heartbeat limit 5 s)")
+    assert again - killed_at < 5 + 10
+    assert events(web, graded)[0][2] < again, "the check was taken before a learner's grading waiting with it"
 
 
 def test_a_job_that_keeps_killing_its_grader_ends_after_n_attempts(stack):
@@ -159,6 +239,69 @@ def test_a_worker_whose_clock_is_5_minutes_off_reclaims_nothing_live(postgres_st
     assert set(starts.values()) == {1}, "a live job was taken over"
     assert reclaims == 0
     assert len(set(graders.values())) >= 2  # the skewed workers really graded too
+
+
+RUN = "/api/exercises/add-numbers/run"
+ENDLESS = "import time\ntime.sleep(10**6)\n"
+REAL_RUNS = {"GRADER_POOL_SIZE": "0"}  # the real run_code; a fresh local sandbox per Run
+FAKE_CHECK = {"GRADING_TEST_CHECK_FUNCTION": "tests.celery.celery_fakes:check"}
+
+
+def start_run(learner: Learner, source: str) -> str:
+    status, body = learner.request("POST", RUN, {"code": source})
+    assert status == 202, body
+    return str(body["id"])
+
+
+def run_state(learner: Learner, run_id: str) -> dict:
+    return learner.request("GET", f"/api/runs/{run_id}")[1]
+
+
+def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_again(stack):
+    web, workers = stack
+    base = web.serve()
+    quick = {"GRADING_STALE_AFTER_S": "5", **REAL_RUNS}
+    workers.start("runner", queues="runs", extra=quick)
+    workers.start("sweeper", extra=quick)  # a grading worker: its sweep ends the Runs of dead workers
+    learner = Learner(base)
+    run_id = start_run(learner, ENDLESS)
+    wait_until(lambda: run_state(learner, run_id)["status"] == "running", 60, "the Run to start")
+    killed_at = time.time()
+    workers.kill("runner")  # kill -9 of the whole worker: no one gives the Run back
+    ended = wait_until(lambda: (state := run_state(learner, run_id))["status"] == "done" and state, 60,
+                       "the Run to be ended")
+    after = time.time() - killed_at
+    figure("whole runs worker kill -9 -> the Run ended after", f"{after:.2f} s (heartbeat limit 5 s)")
+    assert "the server running it stopped" in str(ended["result"])
+    assert after < 5 + 10
+
+
+def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
+    """The clock-skew test of the gradings, for the other two kinds: a Run and a folder check run
+    on workers 5 minutes behind and ahead while an on-time worker sweeps; neither is taken over."""
+    from app.grading import checks
+
+    web, workers, _ = postgres_stack
+    base = web.serve()
+    # Behind: on the host's clock (as Runs were claimed and beaten before) its beats look 5 minutes old.
+    workers.start("runner-behind", queues="runs", extra={**_faketime("-5m"), **REAL_RUNS})
+    workers.start("checker-ahead", extra={**_faketime("+5m"), **FAKE_CHECK})
+    learner = Learner(base)
+    run_id = start_run(learner, ENDLESS)
+    with web.app.app_context():
+        checks.request(web.app, ["add-numbers"])
+    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
+               60, "the Run and the check to start")
+    workers.start("on-time", extra=FAKE_CHECK)  # sweeps every second with the right clock
+    time.sleep(12)  # 24 heartbeats, 12 sweeps; the stale limit is 30 s
+    assert run_state(learner, run_id)["status"] == "running", "a live Run was ended"
+    assert learner.request("POST", f"/api/runs/{run_id}/stop", {})[1]["status"] == "done"
+
+    assert wait_until(lambda: check_verdict(web), 60, "the check to end") == (True, 1), "a live check was taken over"
+    starts = [event for event, _, _ in events(web, "check-add-numbers") if event == "start"]
+    reclaims = sum((web.tmp / f"{name}.log").read_text().count("took over") for name in workers.procs)
+    figure("clock skew +-5 min: a Run and a check / check runs / take-overs", f"{len(starts)} / {reclaims}")
+    assert len(starts) == 1 and reclaims == 0
 
 
 def test_one_sweeper_tops_up_only_the_missing_tokens(stack):

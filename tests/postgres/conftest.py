@@ -118,7 +118,7 @@ def make_app(migrated: str, content: dict[str, Path], compiled_translations: str
     yield build
     for app in built:
         app.extensions["grading_queue"].shutdown(wait=True)
-        app.extensions["validation_runner"].shutdown(wait=True)
+        app.extensions["grading_queue"].shutdown(wait=True)
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

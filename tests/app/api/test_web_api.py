@@ -6,6 +6,7 @@ import pytest
 
 from app.extensions import db
 from app.models import Submission
+from tests.app.grading.queues import StoppedQueue
 from tests.app.web_helpers import wait_for_done
 
 URL = "/api/exercises/add-numbers/submissions"
@@ -127,12 +128,9 @@ def test_unknown_api_route_and_wrong_method_answer_json(client):
 
 
 def test_a_queue_that_refuses_leaves_nothing_stored(make_app):
-    class ClosedQueue:
-        def enqueue(self, submission_id):
+    class ClosedQueue(StoppedQueue):
+        def enqueue(self, kind, job_id):
             raise RuntimeError("queue is down")
-
-        def shutdown(self, wait=True):
-            pass
 
     app = make_app(GRADING_QUEUE=lambda app: ClosedQueue())
     response = app.test_client().post(URL, json={"code": GOOD})

@@ -12,21 +12,11 @@ from app.extensions import db
 from app.grading.worker import grade_next
 from app.models import Submission
 from tests.app.accounts_helpers import GOOD, URL, signed_in
+from tests.app.grading.queues import StoppedQueue, wait_until
 from tests.app.web_helpers import keyword_grader, wait_for_done
 
 FLOODER = "10.66.0.1"
 SLEEPER = GOOD + "# sleep 0.2\n"
-
-
-class StoppedQueue:
-    def enqueue(self, submission_id):
-        pass
-
-    def enqueue_run(self, run_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
 
 
 def browser(app, address: str):
@@ -160,16 +150,6 @@ def flood_of(app, count: int, code: str) -> list[str]:
     return ids
 
 
-def wait_for(check, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
-
-
 def test_a_key_at_its_running_cap_is_skipped_at_claim_and_others_are_taken(make_app):
     # GRADING_MAX_RUNNING_PER_KEY unset (0): GRADER_WORKERS - 1 = 1 running per key.
     app = make_app(GRADING_QUEUE=lambda app: StoppedQueue(), GRADER_WORKERS=2, GRADING_MAX_RUNNING_PER_KEY=0)
@@ -225,7 +205,7 @@ def test_an_endless_flood_leaves_a_grading_thread_for_an_honest_learner(make_app
     app = make_app(GRADER_WORKERS=2, GRADING_MAX_RUNNING_PER_KEY=0, GRADE_FUNCTION=sleeping_grader)
     ada = signed_in(app, "ada@example.org")
     flooded = flood_of(app, 3, GOOD + "# sleep 4\n")
-    wait_for(lambda: rows(app)[flooded[0]].status == "running")
+    wait_until(lambda: rows(app)[flooded[0]].status == "running", 60, "the flood's first grading to start")
     mine = ada.post(URL, json={"code": GOOD}).get_json()["id"]
     assert wait_for_done(ada, mine)["result"]["status"] == "pass"
     first = rows(app)[flooded[0]]
@@ -233,7 +213,7 @@ def test_an_endless_flood_leaves_a_grading_thread_for_an_honest_learner(make_app
     assert first.finished_at is None or rows(app)[mine].started_at < first.finished_at
     # Their tokens were spent while the address was at its cap: each ending wakes a thread for
     # the next (without that, nothing in this process would ever take them).
-    wait_for(lambda: all(rows(app)[sid].status == "done" for sid in flooded))
+    wait_until(lambda: all(rows(app)[sid].status == "done" for sid in flooded), 60, "the flood's gradings to end")
     found = rows(app)
     spans = sorted((found[sid].started_at, found[sid].finished_at) for sid in flooded)
     for (_, ended), (started, _) in zip(spans, spans[1:], strict=False):

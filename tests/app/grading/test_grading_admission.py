@@ -6,16 +6,7 @@ from app.extensions import db
 from app.grading.worker import grade_next
 from app.models import Submission
 from tests.app.accounts_helpers import GOOD, URL, signed_in
-
-
-class StoppedQueue:
-    """Accepts tokens and grades nothing, so submissions stay pending until a test grades them."""
-
-    def enqueue(self, submission_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
+from tests.app.grading.queues import StoppedQueue
 
 
 def stopped_app(make_app, **overrides):

@@ -8,14 +8,7 @@ from app.extensions import db
 from app.grading import worker
 from app.models import Submission, utcnow
 from tests.app.accounts_helpers import GOOD, URL
-
-
-class StoppedQueue:
-    def enqueue(self, submission_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
+from tests.app.grading.queues import StoppedQueue
 
 
 def test_a_silent_job_is_reclaimed_and_the_old_workers_result_is_dropped(make_app):

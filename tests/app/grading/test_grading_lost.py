@@ -11,14 +11,7 @@ from app.grading import lost, worker
 from app.grading.admission import forget_held
 from app.models import Submission
 from tests.app.accounts_helpers import GOOD, URL
-
-
-class StoppedQueue:
-    def enqueue(self, submission_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
+from tests.app.grading.queues import StoppedQueue
 
 
 def _submitted(app):

@@ -20,24 +20,12 @@ from app.grading import runs
 from app.models import Run, Submission
 from grader.api import run_code, run_stopped
 from tests.app.accounts_helpers import GOOD, signed_in
+from tests.app.grading.queues import StoppedQueue, wait_until
 
 URL = "/api/exercises/add-numbers/run"
 SUBMIT = "/api/exercises/add-numbers/submissions"
 JA = {"Accept-Language": "ja"}
 ENDLESS = "import time\ntime.sleep(10**6)\n"
-
-
-class StoppedQueue:
-    """Accepts tokens and runs nothing, so jobs stay pending until a test runs them."""
-
-    def enqueue(self, submission_id):
-        pass
-
-    def enqueue_run(self, run_id):
-        pass
-
-    def shutdown(self, wait=True):
-        pass
 
 
 def stopped_app(make_app, **overrides):
@@ -49,17 +37,6 @@ def rows(app, model=Run, **filters):
         found = db.session.query(model).filter_by(**filters).all()
         db.session.expunge_all()
         return found
-
-
-def wait_until(check, timeout: float, what: str):
-    """A cap for something that never happens; returns as soon as it does."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
 def run_status(client, run_id):

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from app.extensions import db
 from app.grading.position import submission_api
 from app.models import Submission
+from tests.app.grading.queues import StoppedQueue
 
 
 def _add(status: str, minutes_ago: float, **extra: object) -> Submission:
@@ -55,22 +56,6 @@ def test_the_phase_is_shown_while_running_only(app):
         assert _add("done", 1, phase="starting").to_api()["phase"] is None
 
 
-class HeldQueue:
-    """Keeps what is enqueued, so the test's own thread is the worker that grades it."""
-
-    def __init__(self, app) -> None:
-        self.enqueued: list[str] = []
-
-    def enqueue(self, submission_id: str) -> None:
-        self.enqueued.append(submission_id)
-
-    def enqueue_run(self, run_id: str) -> None:
-        self.enqueued.append(run_id)
-
-    def shutdown(self, wait: bool = True) -> None:
-        pass
-
-
 def test_the_worker_stores_the_phase_the_grader_reports_while_it_grades(make_app):
     """A grader reporting "starting" (no warm sandbox free) shows in GET /api/submissions/<id>."""
     import threading
@@ -89,7 +74,7 @@ def test_the_worker_stores_the_phase_the_grader_reports_while_it_grades(make_app
         return {"exercise": exercise.id, "status": "pass", "score": 1.0, "message": "ok",
                 "checks": [], "output": "", "duration_s": 0.1}
 
-    app = make_app(GRADE_FUNCTION=grade, GRADING_QUEUE=HeldQueue)
+    app = make_app(GRADE_FUNCTION=grade, GRADING_QUEUE=StoppedQueue)
     client = app.test_client()
     sent = client.post("/api/exercises/add-numbers/submissions",
                        json={"code": "def add(a, b):\n    return a + b\n"})

@@ -12,6 +12,7 @@ from app.extensions import db
 from app.grading.queue import recover_unfinished
 from app.grading.worker import grade_submission
 from app.models import Submission
+from tests.app.grading.queues import StoppedQueue
 from tests.app.web_helpers import keyword_grader, wait_for_done
 
 URL = "/api/exercises/add-numbers/submissions"
@@ -100,13 +101,6 @@ def test_a_job_is_graded_once_even_if_enqueued_twice(make_app):
 
 def test_unfinished_submissions_are_regraded_after_a_restart(make_app):
     # The first server stores work and stops before grading it (no worker ever runs).
-    class StoppedQueue:
-        def enqueue(self, submission_id):
-            pass
-
-        def shutdown(self, wait=True):
-            pass
-
     first = make_app(GRADING_QUEUE=lambda app: StoppedQueue())
     client = first.test_client()
     queued = client.post(URL, json={"code": GOOD}).get_json()["id"]

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from app.extensions import db
+from app.grading import checks
 from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
 from app.models import Submission
@@ -182,7 +183,7 @@ def test_validation_runs_in_the_background_on_request(make_app, content):
     assert one.status_code == 303
     assert teacher.post("/instructor/validation",
                         data={"csrf_token": token, "exercise": "nope"}).status_code == 404
-    app.extensions["validation_runner"].shutdown(wait=True)
+    app.extensions["grading_queue"].shutdown(wait=True)
     assert sum(1 for ex_id, _ in checked if ex_id == "add-numbers") == 2
 
 
@@ -192,7 +193,7 @@ def test_a_crashing_check_is_reported_not_stuck(make_app):
 
     app = make_app(VALIDATE_FUNCTION=crash)
     with app.app_context():
-        app.extensions["validation_runner"].request(["add-numbers"])
+        checks.request(app, ["add-numbers"])
     row = wait_validated(app, "add-numbers")
     assert row.ok is False and row.problems == ["could not be checked: RuntimeError"]
 
@@ -207,7 +208,7 @@ def test_validation_through_the_real_grader(make_app, content):
         pytest.skip("exercises/tensors-dtype-memory is missing")
     app = make_app(EXERCISES_DIR=str(exercises), GRADER_SANDBOX="local")
     with app.app_context():
-        app.extensions["validation_runner"].request(["tensors-dtype-memory"])
+        checks.request(app, ["tensors-dtype-memory"])
     row = wait_validated(app, "tensors-dtype-memory", timeout=240)
     assert row.ok is True, row.problems
     assert row.checked_at is not None

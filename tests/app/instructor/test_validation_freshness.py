@@ -8,6 +8,7 @@ import pytest
 
 import app.content.exercises
 from app.extensions import db
+from app.grading import checks
 from app.instructor.models import ExerciseValidation
 from app.models import Submission
 from grader.validate import AUTHORING, FolderReport
@@ -50,7 +51,7 @@ def test_a_changed_folder_is_stale_and_rechecked_in_the_background(make_app, con
     teacher = signed_in(flask_app, "teach@example.org", role="instructor")
     teacher.set_cookie("lang", lang)
     with flask_app.app_context():
-        flask_app.extensions["validation_runner"].request(["add-numbers"])
+        checks.request(flask_app, ["add-numbers"])
     before = fingerprint_of(flask_app, "add-numbers")
     row = wait_checked(flask_app, "add-numbers")
     assert row.ok and row.fingerprint == before
@@ -68,7 +69,7 @@ def test_a_changed_folder_is_stale_and_rechecked_in_the_background(make_app, con
     assert row.ok and checked[-1] == "def add(a, b):\n    return b + a\n"
     html = teacher.get("/instructor/validation").get_data(as_text=True)
     assert changed_text not in html and len(checked) == 2  # fresh again: viewing queues nothing more
-    flask_app.extensions["validation_runner"].shutdown(wait=True)
+    flask_app.extensions["grading_queue"].shutdown(wait=True)
 
 
 def break_statically(content) -> None:
@@ -111,7 +112,7 @@ def test_a_stored_authoring_error_hides_the_folder_until_it_changes(make_app, co
 
     flask_app = make_app(VALIDATE_FUNCTION=broken_check)
     with flask_app.app_context():
-        flask_app.extensions["validation_runner"].request(["add-numbers"])
+        checks.request(flask_app, ["add-numbers"])
     row = wait_checked(flask_app, "add-numbers")
     assert row.broken and not row.ok
     learner = flask_app.test_client()
@@ -122,7 +123,7 @@ def test_a_stored_authoring_error_hides_the_folder_until_it_changes(make_app, co
     (content["exercises"] / "add-numbers" / "tests" / "test_add.py").write_text(
         "def test_add():\n    assert True\n", encoding="utf-8")
     assert learner.get("/exercises/add-numbers").status_code == 200
-    flask_app.extensions["validation_runner"].shutdown(wait=True)
+    flask_app.extensions["grading_queue"].shutdown(wait=True)
 
 
 def test_a_learners_grading_that_meets_broken_tests_hides_the_folder(make_app, content):
