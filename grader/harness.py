@@ -37,7 +37,8 @@ PYTEST_OPTIONS = [*(arg for name in UNUSED_PYTEST_PLUGINS for arg in ("-p", f"no
 
 
 def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
-                     runner_user: str | None = None, workdir: Path | None = None) -> Results:
+                     runner_user: str | None = None, workdir: Path | None = None,
+                     jail: str | None = None) -> Results:
     """Grade one submission; learner code runs only in the child the Learner starts.
 
     The runner is forked from this process before the exercise is read (grader.runner_fork):
@@ -50,7 +51,15 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     if learner_file != submission:
         shutil.copyfile(submission, learner_file)
     runner_fork.prepare("torch")
-    learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True)
+    job = None
+    if jail is not None:  # the runner enters the job's jail; we take the harness's layers
+        from grader.sandboxes import jail as jails
+
+        job = jails.JobJail.from_arg(jail)
+        jails.harden_harness(os.getppid())
+        jails.prepare()
+    learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True,
+                      jail=job)
     figures.take(lang)  # start empty: figures belong to one grading
     measurement.take()  # likewise the measurement
     try:
@@ -66,6 +75,8 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     finally:
         if own_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+        if job is not None:
+            jails.end(job, descendants_of=os.getpid(), reap=True)
 
 
 def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) -> Results:
@@ -209,10 +220,11 @@ def write_results(results: Results, path: Path) -> None:
 
 
 def run(exercise_dir: Path, submission: Path, results_path: Path, *, lang: str = "en",
-        runner_user: str | None = None) -> int:
+        runner_user: str | None = None, jail: str | None = None) -> int:
     """The `python -m grader harness` command: always writes a results document."""
     try:
-        results = grade_in_process(exercise_dir, submission, lang=lang, runner_user=runner_user)
+        results = grade_in_process(exercise_dir, submission, lang=lang, runner_user=runner_user,
+                                   jail=jail)
     except Exception as exc:  # noqa: BLE001 -- never leave the caller without a verdict
         results = error_result(Path(exercise_dir).name, "internal",
                                run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))

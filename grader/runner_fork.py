@@ -25,6 +25,10 @@ import signal
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.sandboxes.jail import JobJail
 
 PR_SET_DUMPABLE = 4
 PR_SET_NAME = 15
@@ -83,15 +87,25 @@ def capabilities_left() -> int:
 
 
 def spawn(*, submission: str, fd_in: int, fd_out: int, output_w: int, workdir: str,
-          env: dict[str, str], ids: tuple[int, int] | None) -> int:
-    """Fork the runner; returns its pid. In the child this never returns."""
+          env: dict[str, str], ids: tuple[int, int] | None, job: JobJail | None = None) -> int:
+    """Fork the runner; returns its pid. In the child this never returns.
+
+    With a `job`, the child enters that job's jail (grader.sandboxes.jail) instead of only
+    changing uid: its own uid and 0700 folder, Landlock, seccomp, rlimits; a step that fails
+    ends it (121) before any learner code exists, and the job is an internal error.
+    """
     sys.stdout.flush()
     sys.stderr.flush()
+    harness = os.getpid()
     pid = os.fork()
     if pid:
         return pid
     try:
         _become_runner(fd_in, fd_out, output_w, workdir, env, ids)
+        if job is not None:
+            from grader.sandboxes import jail
+
+            jail.enter(job, harness)
     except BaseException as exc:  # noqa: BLE001 -- nothing of the harness may run on in the child
         with contextlib.suppress(OSError):  # fd 2 is the runner's output by now, if anything
             os.write(2, f"runner start failed: {type(exc).__name__}: {exc}\n".encode())
@@ -152,8 +166,10 @@ def _become_runner(fd_in: int, fd_out: int, output_w: int, workdir: str,
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
         signal.signal(number, signal.SIG_DFL)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as in any Python process
-    # First, so no import after the uid switch looks at the harness's folder (not the runner's).
-    os.chdir(workdir)
+    # First, so no import after the uid switch looks at the harness's folder (not the runner's);
+    # a jailed runner's folder is made by the jail, which then goes there.
+    if os.path.isdir(workdir):
+        os.chdir(workdir)
     # Its own name in ps and /proc/<pid>/comm: a forked runner's command line is the harness's.
     ctypes.CDLL(None).prctl(PR_SET_NAME, RUNNER_NAME, 0, 0, 0)
     if ids is not None:

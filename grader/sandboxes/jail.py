@@ -55,6 +55,7 @@ import json
 import os
 import resource
 import secrets
+import select
 import shutil
 import signal
 import stat
@@ -315,17 +316,19 @@ class Ended:
     problems: list[str] = field(default_factory=list)
 
 
-def end(job: JobJail, descendants_of: int | None = None) -> Ended:
+def end(job: JobJail, descendants_of: int | None = None, reap: bool = False) -> Ended:
     """After the job, whatever happened: nothing of it outlives it, nothing of it is left.
 
     With a uid of its own, every process of that uid is killed (kill(-1) as that uid, until none
     is left: a double fork or a new session escapes no uid), then its directory and the files of
     its uid in /dev/shm, /tmp and /var/tmp are removed. Without (the uid is shared), the
     descendants of `descendants_of` (the harness, a subreaper: orphans come back to it) are.
+    `reap`: we are that subreaper (the harness), so the killed orphans are ours to reap; never
+    in a process with children of its own to wait for (a pool's: subprocess would lose them).
     """
     ended = Ended()
     if job.uid is not None:
-        ended.killed = _kill_uid(job.uid, job.gid if job.gid is not None else job.uid)
+        ended.killed = _kill_uid(job.uid, job.gid if job.gid is not None else job.uid, reap)
     elif descendants_of is not None:
         ended.killed = kill_descendants(descendants_of)
     directory = Path(job.directory)
@@ -344,7 +347,7 @@ def end(job: JobJail, descendants_of: int | None = None) -> Ended:
     return ended
 
 
-def _kill_uid(uid: int, gid: int) -> int:
+def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     """Fork a child that becomes `uid` and kill(-1)s until no other process of the uid is left.
 
     kill(-1) answers 0 even when it could signal nobody, so "none left" is asked of the kernel's
@@ -375,13 +378,31 @@ def _kill_uid(uid: int, gid: int) -> int:
         finally:
             os._exit(0)
     os.close(write_end)
+    reaped = False
     with os.fdopen(read_end, "rb") as handle:
+        while reap and not select.select([handle], [], [], 0.005)[0]:
+            reaped = _reap_children(pid) or reaped  # killed orphans of ours: zombies until reaped
         reply = handle.read()
-    os.waitpid(pid, 0)
+    if not reaped:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
     rounds = int(reply or -1)
     if rounds < 0 or rounds >= KILL_ROUNDS - 1:
         raise JailError("end", f"processes of uid {uid} outlived {KILL_ROUNDS} rounds of SIGKILL")
     return rounds
+
+
+def _reap_children(killer: int) -> bool:
+    """Reap every child that has ended; whether the killer was among them."""
+    found = False
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return found
+        if pid == 0:
+            return found
+        found = found or pid == killer
 
 
 def kill_descendants(root: int) -> int:
