@@ -56,7 +56,7 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
         from grader.sandboxes import jail as jails
 
         job = jails.JobJail.from_arg(jail)
-        jails.harden_harness(os.getppid())
+        jails.harden_harness(os.getppid())  # the sandbox's job thread waits for us
         jails.prepare()
     learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True,
                       jail=job)

@@ -15,6 +15,7 @@ API (stable; the docker slot uses the same calls):
                                   JailError(step) if one fails: the job is then refused
                                   (an internal error, never a score)
     harden_harness(parent_pid)    the layers the harness (tests, reference) takes on itself
+                                  (parent_pid None: no PDEATHSIG, see its docstring)
     end(job) -> Ended             in the parent after the job, even if the harness died: every
                                   process of the job's uid killed, its directory and its
                                   /dev/shm files removed
@@ -30,7 +31,7 @@ The steps of enter(), in order (docs/sandbox.md, "The job jail"):
  6. identity: where the parent may change uid (root on a bare host, or a process with
     CAP_SETUID), the fresh uid/gid and no groups; every capability set emptied (bounding,
     ambient, inheritable, permitted, effective), checked in /proc/self/status;
- 7. home: HOME, TMPDIR and the working directory are the job directory;
+ 7. home: HOME, TMPDIR and the working directory are the job directory; umask 077;
  8. landlock: read and execute only beneath the interpreter's tree, the libraries and the
     grader package; write only in the job directory (and create/open, never list, in /dev/shm,
     which DataLoader workers need); TCP bind and connect denied (ABI >= 4); signals and abstract
@@ -465,15 +466,19 @@ def sweep(uid: int) -> int:
     return removed
 
 
-def harden_harness(parent_pid: int) -> None:
+def harden_harness(parent_pid: int | None) -> None:
     """The harness's own layers: it reads the tests, so it keeps its uid; it must not be read.
 
-    Dies with its parent, not dumpable (no process of its uid, nor the runner, reads its memory
-    or /proc/PID/mem), no new privileges, and a subreaper: a runner's orphans come back to it.
+    Not dumpable (no process of its uid, nor the runner, reads its memory or /proc/PID/mem),
+    no new privileges, and a subreaper: a runner's orphans come back to it. With `parent_pid`
+    it also dies with that parent; the kernel ties PDEATHSIG to the parent's *thread* that
+    forked, so only a single-threaded parent (the zygote) or a thread that waits for us may
+    ask for it (a pool's refill thread ends long before its sandbox does).
     """
-    _prctl_checked("pdeathsig", PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent_pid:
-        raise JailError("pdeathsig", "the parent ended before the harness could follow it")
+    if parent_pid is not None:
+        _prctl_checked("pdeathsig", PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent_pid:
+            raise JailError("pdeathsig", "the parent ended before the harness could follow it")
     _prctl_checked("dumpable", PR_SET_DUMPABLE, 0)
     _prctl_checked("no_new_privs", PR_SET_NO_NEW_PRIVS, 1)
     _prctl_checked("subreaper", PR_SET_CHILD_SUBREAPER, 1)
@@ -587,6 +592,9 @@ def _clear_capabilities() -> None:
 
 
 def _go_home(job: JobJail) -> None:
+    # What it creates is its own alone (0600, 0700), /dev/shm included: another job's uid
+    # cannot open it even by a name it guessed.
+    os.umask(0o077)
     os.chdir(job.directory)
     for name in ("HOME", "TMPDIR", "TMP", "TEMP"):
         os.environ[name] = job.directory

@@ -105,14 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jail", default=None,
                         help="the job's jail (grader.sandboxes.jail.JobJail.to_arg): the runner enters it")
     parser.add_argument("--parent-pid", type=int, default=None,
-                        help="the process this harness must die with (the zygote, the pool's)")
+                        help="the single-threaded process this harness must die with (the zygote)")
     options = parser.parse_args(argv)
     job = None
     if options.jail is not None:
         from grader.sandboxes import jail
 
         job = jail.JobJail.from_arg(options.jail)
-        jail.harden_harness(options.parent_pid or os.getppid())
+        jail.harden_harness(options.parent_pid)  # given by the zygote: single-threaded
         jail.prepare()
     from grader.sandboxes import lane
 
