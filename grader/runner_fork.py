@@ -97,6 +97,10 @@ def spawn(*, submission: str, fd_in: int, fd_out: int, output_w: int, workdir: s
     sys.stdout.flush()
     sys.stderr.flush()
     harness = os.getpid()
+    if job is not None:
+        from grader.sandboxes import jail
+
+        jail.prepare()  # what the child would otherwise work out on its own pages
     pid = os.fork()
     if pid:
         return pid

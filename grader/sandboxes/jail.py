@@ -265,6 +265,7 @@ def prepare() -> None:
     if support().seccomp:
         seccomp_program()
     read_paths()
+    packages_to_move()
 
 
 # -- the parent's side ----------------------------------------------------------------------
@@ -328,7 +329,9 @@ def end(job: JobJail, descendants_of: int | None = None, reap: bool = False) -> 
     in a process with children of its own to wait for (a pool's: subprocess would lose them).
     """
     ended = Ended()
-    if job.uid is not None:
+    if reap and descendants_of == os.getpid() and not _children_left():
+        pass  # a subreaper without a child: no process of the job is left anywhere (fast path)
+    elif job.uid is not None:
         ended.killed = _kill_uid(job.uid, job.gid if job.gid is not None else job.uid, reap)
     elif descendants_of is not None:
         ended.killed = kill_descendants(descendants_of)
@@ -391,6 +394,17 @@ def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     if rounds < 0 or rounds >= KILL_ROUNDS - 1:
         raise JailError("end", f"processes of uid {uid} outlived {KILL_ROUNDS} rounds of SIGKILL")
     return rounds
+
+
+def _children_left() -> bool:
+    """Reap what has ended; whether any child (a runner's orphan comes back to us) still runs."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
 
 
 def _reap_children(killer: int) -> bool:
@@ -657,8 +671,7 @@ def _reach_unsearchable(job: JobJail) -> None:
     if job.uid is None:
         return
     moved: dict[str, str] = {}
-    for path in read_paths():
-        if os.path.isdir(path) and not _searchable_by_others(path):
+    for path in _unsearchable_reads():
             fd = os.open(path, os.O_PATH | os.O_DIRECTORY)
             number = fcntl.fcntl(fd, fcntl.F_DUPFD, REACH_FD_BASE + len(moved))
             os.close(fd)
@@ -674,11 +687,44 @@ def _reach_unsearchable(job: JobJail) -> None:
         return entry
 
     sys.path[:] = [reachable(entry) if isinstance(entry, str) else entry for entry in sys.path]
-    for module in list(sys.modules.values()):
-        paths = getattr(module, "__path__", None)
+    for name in packages_to_move():  # found in the parent: a walk here would copy every page
+        paths = sys.modules[name].__dict__.get("__path__")
         if isinstance(paths, list):
             paths[:] = [reachable(entry) for entry in paths]
     sys.path_importer_cache.clear()
+
+
+def packages_to_move() -> tuple[str, ...]:
+    """Packages imported so far whose __path__ lies under an unsearchable read folder.
+
+    Worked out in the parent (prepare(), and again by the harness before it forks a runner,
+    when more has been imported since): in the forked child, walking every module would write
+    to every module's page (reference counts), tens of milliseconds of copy on write.
+    """
+    global _moved_packages
+    count = len(sys.modules)
+    if _moved_packages[0] != count:
+        roots = tuple(path.rstrip("/") + "/" for path in _unsearchable_reads())
+        found = []
+        if roots:
+            for name, module in list(sys.modules.items()):
+                # The module's own dict: getattr would wake a lazy module's __getattr__.
+                paths = getattr(module, "__dict__", {}).get("__path__")
+                if isinstance(paths, list) and any(isinstance(entry, str) and (entry + "/").startswith(roots)
+                                                   for entry in paths):
+                    found.append(name)
+        _moved_packages = (count, tuple(found))
+    return _moved_packages[1]
+
+
+_moved_packages: tuple[int, tuple[str, ...]] = (-1, ())
+
+
+@lru_cache(maxsize=1)
+def _unsearchable_reads() -> tuple[str, ...]:
+    """The read folders another uid could not reach by name (computed once, by prepare())."""
+    return tuple(path for path in read_paths()
+                 if os.path.isdir(path) and not _searchable_by_others(path))
 
 
 def _searchable_by_others(path: str) -> bool:
