@@ -88,8 +88,15 @@ def cmd_validate(options: argparse.Namespace) -> int:
 def cmd_harness(options: argparse.Namespace) -> int:
     from grader.harness import run
 
+    job = None
+    if options.jail is not None:  # the runner enters this jail; this process takes the harness's layers
+        from grader.sandboxes import jail
+
+        job = jail.JobJail.from_arg(options.jail)
+        jail.harden_harness(os.getppid())  # the sandbox's job thread waits for us
+        job.prepare()
     return run(Path(options.exercise), Path(options.submission), Path(options.results),
-               lang=options.lang, runner_user=options.runner_user, jail=options.jail)
+               lang=options.lang, runner_user=options.runner_user, jail=job)
 
 
 def build_parser() -> argparse.ArgumentParser:

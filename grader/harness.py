@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -22,6 +22,9 @@ from grader.plugin import GraderPlugin, timeout_message
 from grader.results import Results, error_result, summarize
 from grader.schema import Limits
 from grader.testing import localize
+
+if TYPE_CHECKING:
+    from grader.sandboxes.jail import JobJail
 
 PYTEST_INI = "[pytest]\n"  # an empty config: the project's own pytest settings must not leak in
 # pytest's own plugins that grading never uses. Each costs time on every run: the logging plugin
@@ -38,7 +41,7 @@ PYTEST_OPTIONS = [*(arg for name in UNUSED_PYTEST_PLUGINS for arg in ("-p", f"no
 
 def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
                      runner_user: str | None = None, workdir: Path | None = None,
-                     jail: str | None = None) -> Results:
+                     jail: JobJail | None = None) -> Results:
     """Grade one submission; learner code runs only in the child the Learner starts.
 
     The runner is forked from this process before the exercise is read (grader.runner_fork):
@@ -51,15 +54,9 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     if learner_file != submission:
         shutil.copyfile(submission, learner_file)
     runner_fork.prepare("torch")
-    job = None
-    if jail is not None:  # the runner enters the job's jail; we take the harness's layers
-        from grader.sandboxes import jail as jails
-
-        job = jails.JobJail.from_arg(jail)
-        jails.harden_harness(os.getppid())  # the sandbox's job thread waits for us
-        jails.prepare()
+    # With a jail (grader.sandboxes.jail; the CLI hardened this process) the runner enters it.
     learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True,
-                      jail=job)
+                      jail=jail)
     figures.take(lang)  # start empty: figures belong to one grading
     measurement.take()  # likewise the measurement
     try:
@@ -75,8 +72,8 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     finally:
         if own_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
-        if job is not None:
-            jails.end(job, descendants_of=os.getpid(), reap=True)
+        if jail is not None:  # nothing of the job outlives it
+            jail.end(descendants_of=os.getpid(), reap=True)
 
 
 def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) -> Results:
@@ -220,7 +217,7 @@ def write_results(results: Results, path: Path) -> None:
 
 
 def run(exercise_dir: Path, submission: Path, results_path: Path, *, lang: str = "en",
-        runner_user: str | None = None, jail: str | None = None) -> int:
+        runner_user: str | None = None, jail: JobJail | None = None) -> int:
     """The `python -m grader harness` command: always writes a results document."""
     try:
         results = grade_in_process(exercise_dir, submission, lang=lang, runner_user=runner_user,

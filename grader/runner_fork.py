@@ -33,17 +33,7 @@ if TYPE_CHECKING:
 PR_SET_DUMPABLE = 4
 PR_SET_NAME = 15
 RUNNER_NAME = b"learner-runner"  # at most 15 bytes: the kernel's comm field
-LINUX_CAPABILITY_VERSION_3 = 0x20080522
 STATUS_FAILED_DROP = 121  # the child could not shed privileges: it exits before learner code
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
 
 
 def prepare(preload: str) -> None:
@@ -64,13 +54,28 @@ def can_fork(preload: str) -> bool:
     return hasattr(os, "fork") and all(name in sys.modules for name in filter(None, preload.split(",")))
 
 
-def clear_capabilities() -> None:
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+def capset_to_zero() -> None:
     """Empty the effective, permitted and inheritable sets (allowed to any process)."""
     libc = ctypes.CDLL(None, use_errno=True)
-    header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (_CapData * 2)(_CapData(0, 0, 0), _CapData(0, 0, 0))
     if libc.capset(ctypes.byref(header), data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
+
+
+def clear_capabilities() -> None:
+    """No capability left, and dumpable again as an exec'd runner was."""
+    capset_to_zero()
+    libc = ctypes.CDLL(None, use_errno=True)
     # An exec'd runner was dumpable (its own uid may inspect it, as before); a uid change
     # without exec leaves it not dumpable, which would also hide its own /proc/self from it.
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
@@ -98,18 +103,14 @@ def spawn(*, submission: str, fd_in: int, fd_out: int, output_w: int, workdir: s
     sys.stderr.flush()
     harness = os.getpid()
     if job is not None:
-        from grader.sandboxes import jail
-
-        jail.prepare()  # what the child would otherwise work out on its own pages
+        job.prepare()  # what the child would otherwise work out on its own pages
     pid = os.fork()
     if pid:
         return pid
     try:
         _become_runner(fd_in, fd_out, output_w, workdir, env, ids)
         if job is not None:
-            from grader.sandboxes import jail
-
-            jail.enter(job, harness)
+            job.enter(harness)
     except BaseException as exc:  # noqa: BLE001 -- nothing of the harness may run on in the child
         with contextlib.suppress(OSError):  # fd 2 is the runner's output by now, if anything
             os.write(2, f"runner start failed: {type(exc).__name__}: {exc}\n".encode())

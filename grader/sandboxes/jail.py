@@ -20,6 +20,8 @@ API (stable; the docker slot uses the same calls):
                                   process of the job's uid killed, its directory and its
                                   /dev/shm files removed
     JobJail.to_arg()/from_arg()   the job as one command-line word (harness --jail ...)
+    JobJail.prepare/enter/end     the same three, as methods: what runner_fork and the harness
+                                  call (they sit below grader.sandboxes and may not import it)
 
 The steps of enter(), in order (docs/sandbox.md, "The job jail"):
  1. session: a session and process group of its own;
@@ -68,6 +70,8 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from grader.runner_fork import capset_to_zero
+
 # prctl options (linux/prctl.h)
 PR_SET_PDEATHSIG = 1
 PR_GET_DUMPABLE = 3
@@ -81,7 +85,6 @@ PR_GET_NO_NEW_PRIVS = 39
 PR_CAP_AMBIENT = 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
 SECCOMP_MODE_FILTER = 2
-LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 # Landlock (linux/landlock.h); syscall numbers are the same on every architecture.
 SYS_LANDLOCK_CREATE_RULESET = 444
@@ -175,6 +178,17 @@ class JobJail:
     uid: int | None = None  # None: the parent cannot change uid, the job keeps its uid
     gid: int | None = None
     limits: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+
+    # Methods for the grader's lower layers (runner_fork, the harness), which may not import
+    # grader.sandboxes: they are handed a JobJail and call these.
+    def prepare(self) -> None:
+        prepare()
+
+    def enter(self, parent_pid: int) -> None:
+        enter(self, parent_pid)
+
+    def end(self, descendants_of: int | None = None, reap: bool = False) -> Ended:
+        return end(self, descendants_of, reap)
 
     def to_arg(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -576,7 +590,7 @@ def _become(job: JobJail) -> None:
         os.setresgid(gid, gid, gid)
         os.setresuid(job.uid, job.uid, job.uid)
     _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-    _clear_capabilities()
+    capset_to_zero()
     left = 0
     for name in (b"CapEff:", b"CapPrm:", b"CapInh:", b"CapAmb:"):
         left |= _status_field(name) or 0
@@ -587,22 +601,6 @@ def _become(job: JobJail) -> None:
         raise OSError("the uid, gid or groups did not change")
     if os.geteuid() == 0:
         raise OSError("still root")
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
-
-
-def _clear_capabilities() -> None:
-    header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)(_CapData(0, 0, 0), _CapData(0, 0, 0))
-    if _libc.capset(ctypes.byref(header), data) != 0:
-        raise OSError(ctypes.get_errno(), "capset")
 
 
 def _go_home(job: JobJail) -> None:
