@@ -19,6 +19,7 @@ API (stable; the docker slot uses the same calls):
     end(job) -> Ended             in the parent after the job, even if the harness died: every
                                   process of the job's uid killed, its directory and its
                                   /dev/shm files removed
+    release(job)                  the uid back to new_job() when the harness ended the job
     JobJail.to_arg()/from_arg()   the job as one command-line word (harness --jail ...)
     JobJail.prepare/enter/end     the same three, as methods: what runner_fork and the harness
                                   call (they sit below grader.sandboxes and may not import it)
@@ -363,6 +364,13 @@ def end(job: JobJail, descendants_of: int | None = None, reap: bool = False) -> 
         with _uids_lock:
             _uids_in_use.discard(job.uid)
     return ended
+
+
+def release(job: JobJail) -> None:
+    """This process is done with the job and its folder is gone (ended elsewhere): free its uid."""
+    if job.uid is not None:
+        with _uids_lock:
+            _uids_in_use.discard(job.uid)
 
 
 def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:

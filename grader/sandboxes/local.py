@@ -25,6 +25,7 @@ from grader.sandboxes.base import (
 from grader.sandboxes.lane import background_slot, lowered
 from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool, use_zygote
 from grader.sandboxes.pool import WarmPool
+from grader.sandboxes.zygote_client import same_grader_path
 
 MAX_RESULTS_BYTES = 1024 * 1024
 
@@ -117,7 +118,7 @@ class LocalSandbox:
             if cell is not None:
                 command += ["--jail", cell.to_arg()]
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
-                       PYTORCH_NVML_BASED_CUDA_CHECK="1")
+                       PYTORCH_NVML_BASED_CUDA_CHECK="1", PYTHONPATH=same_grader_path())
             try:
                 completed = subprocess.run(  # noqa: S603 -- our own interpreter and module
                     lowered(command) if job.background else command, cwd=root, env=env,
@@ -130,6 +131,8 @@ class LocalSandbox:
             finally:
                 if cell is not None and Path(cell.directory).exists():
                     jail.end(cell)  # the harness was killed before it could end the job itself
+                if cell is not None:
+                    jail.release(cell)
             return self._read(job, results_path, completed)
 
     def _read(self, job: Job, path: Path, completed: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
