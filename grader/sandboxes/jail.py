@@ -406,8 +406,14 @@ def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     os.close(write_end)
     reaped = False
     with os.fdopen(read_end, "rb") as handle:
-        while reap and not select.select([handle], [], [], 0.005)[0]:
-            reaped = _reap_children(pid) or reaped  # killed orphans of ours: zombies until reaped
+        while not select.select([handle], [], [], 0.005)[0]:
+            # Killed processes that are our children stay zombies, counted against the uid,
+            # until we reap them: a harness's (a subreaper's) orphans, or a runner whose harness
+            # died when we are PID 1 (a container without an init).
+            if reap:
+                reaped = _reap_children(pid) or reaped
+            else:
+                _reap_zombies_of(uid)
         reply = handle.read()
     if not reaped:
         with contextlib.suppress(ChildProcessError):
@@ -416,6 +422,30 @@ def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     if rounds < 0 or rounds >= KILL_ROUNDS - 1:
         raise JailError("end", f"processes of uid {uid} outlived {KILL_ROUNDS} rounds of SIGKILL")
     return rounds
+
+
+def _reap_zombies_of(uid: int) -> None:
+    """Reap our children that are zombies of `uid`, and no other (a pool's own subprocesses
+    must keep their exit status for their Popen)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return
+    for task in tasks:
+        try:
+            children = Path(f"/proc/self/task/{task}/children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                status = Path(f"/proc/{child}/status").read_text()
+            except OSError:
+                continue
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            if fields.get("State", "").strip().startswith("Z") and \
+                    fields.get("Uid", "").split()[:1] == [str(uid)]:
+                with contextlib.suppress(ChildProcessError, OSError):
+                    os.waitpid(int(child), os.WNOHANG)
 
 
 def _children_left() -> bool:
