@@ -69,5 +69,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
         # In-process: what a stopped server left gets its threads; Celery's workers sweep their own.
+        queue.warn_if_not_isolated(app)  # at start; the instructor pages say it too
         queue.recover_unfinished(app)
     return app

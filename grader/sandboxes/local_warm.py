@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.sandboxes import resources
+from grader.sandboxes import jail, resources
 from grader.sandboxes.base import Job, kill_on_cancel
 from grader.sandboxes.docker.contract import READY, WARM_ENTRY, job_order
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_back, set_group_priority
 from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
-from grader.sandboxes.zygote_client import zygote, zygote_supported
+from grader.sandboxes.zygote_client import same_grader_path, zygote, zygote_supported
 
 MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
@@ -51,17 +51,23 @@ class LocalMember:
         self.root = Path(tempfile.mkdtemp(prefix="warm-"))
         self.log = open(self.root / "harness.log", "w+b")  # noqa: SIM115 -- lives as long as we do
         self.process: Any
+        # The job's jail (grader/sandboxes/jail.py), chosen here: we outlive the harness, so
+        # discard() can still end whatever the job left if the harness itself was killed.
+        self.jail = jail.new_job() if jail.enabled() else None
+        jailed = ["--jail", self.jail.to_arg()] if self.jail is not None else []
         if from_zygote:  # a fork of a process that has imported everything (zygote.py)
-            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log)
+            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log,
+                                   jail=self.jail.to_arg() if self.jail is not None else None)
             with _live_lock:
                 self.process = child
                 _live.add(self)
             return
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
+                   PYTORCH_NVML_BASED_CUDA_CHECK="1", PYTHONPATH=same_grader_path())
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
                 [sys.executable, "-m", WARM_ENTRY,
-                 "--max-idle-s", str(max_idle_s()), "--nice", str(nice)],
+                 "--max-idle-s", str(max_idle_s()), "--nice", str(nice), *jailed],
                 cwd=self.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self.log, start_new_session=True,
             )
@@ -139,6 +145,12 @@ class LocalMember:
         self._kill()
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
+        if self.jail is not None:
+            # The harness ends its job's jail before it exits; its folder still there means
+            # the harness died (killed at the wall clock, say) before it could.
+            if Path(self.jail.directory).exists():
+                jail.end(self.jail)
+            jail.release(self.jail)
         with _live_lock:
             _live.discard(self)
 
