@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.exercises.availability import is_unavailable
 from app.extensions import db
+from app.grading import checks
 from app.instructor.models import ExerciseValidation
 from tests.app.instructor.test_validation_freshness import wait_checked
 from tests.grader.test_house_style import NEW_TITLE, new_instructors_quiz
@@ -15,7 +16,7 @@ def test_a_half_width_colon_in_a_new_folder_never_keeps_it_from_learners(make_ap
     assert folder.parent == content["exercises"]
     flask_app = make_app()  # the real instructor check (grader.api.check_exercise)
     with flask_app.app_context():
-        flask_app.extensions["validation_runner"].request(["quiz-shapes"])
+        checks.request(flask_app, ["quiz-shapes"])  # a folder check, on the grading queue
     row = wait_checked(flask_app, "quiz-shapes")
     assert row.ok and not row.broken and row.problems == [], row.problems
     with flask_app.app_context():
@@ -28,4 +29,3 @@ def test_a_half_width_colon_in_a_new_folder_never_keeps_it_from_learners(make_ap
     lesson = learner.get("/lessons/01-python-basics/").get_data(as_text=True)
     item = lesson[lesson.index('data-exercise="quiz-shapes"'):].split("</li>")[0]
     assert 'data-unavailable="true"' not in item and "quiz-shapes" in item.split("href=")[1]
-    flask_app.extensions["validation_runner"].shutdown(wait=True)
