@@ -65,6 +65,10 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    # Every job: the same keyed hash of the address it came from, logged in or not. The
+    # anonymous work of an address shares its running cap with the accounts working from
+    # there (app.grading.running_cap): one person, one share.
+    from_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     @validates("code")
     def _measure_code(self, _key: str, code: str) -> str:
@@ -126,6 +130,7 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
     claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    from_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     def to_api(self) -> dict[str, Any]:
         """The public view of a Run, as the JSON API sends it."""

@@ -16,8 +16,7 @@ from werkzeug.wrappers import Response
 from app import ratelimit_giveback
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
-from app.errors import UNREACHABLE, json_error
-from app.extensions import db
+from app.errors import json_error
 
 
 def submission_key() -> str:
@@ -42,23 +41,6 @@ def logged_in() -> bool:
     # Address limits are for anonymous traffic: a logged-in learner has limits of their own
     # (keyed by the account), and a class behind one NAT address must not share one budget.
     return bool(current_user.is_authenticated)
-
-
-def known_account() -> bool:
-    """The login form names an existing account: its failures are counted per address and
-    email (login_key), so the address-wide limit is left to sprays of unknown emails."""
-    from app.accounts.users import find_by_email  # late: users imports the models
-
-    try:
-        return find_by_email(request.form.get("email", "")[:254]) is not None
-    except UNREACHABLE:
-        # The database is away: the view will answer 503, which gives the count back. Raising
-        # here instead would make Flask-Limiter take the error for its own storage failing.
-        try:
-            db.session.rollback()
-        except UNREACHABLE:
-            pass
-        return False
 
 
 def account_key() -> str:
@@ -166,12 +148,13 @@ def init_app(app: Flask) -> None:
                                         key_func=lambda: "run-address:" + get_remote_address(),
                                         give_back_when=_refused))
 
-    # Login: failures per address and account (short), every attempt per address (longer).
+    # Login: failures per address and email (short), and every attempt per address, whichever
+    # email it names: each one costs a password hash, and counting emails with an account
+    # apart from the others would tell an attacker which emails have one.
     _wrap(app, "accounts.login", limiter.limit(
         config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], give_back_when=_succeeded))
     _wrap(app, "accounts.login", limiter.limit(
-        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"],
-        exempt_when=lambda: request.method == "POST" and known_account()))
+        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
     _wrap(app, "accounts.register", limiter.limit(
         config["REGISTER_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
     _wrap(app, "accounts.password", limiter.limit(

@@ -11,12 +11,14 @@ from contextlib import contextmanager
 from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any
 
+from flask import current_app
 from sqlalchemy import delete, inspect, select, update
 
 from app.extensions import db
 from app.grading.admission import PENDING
 from app.grading.fairness import claim_fairest, fair_ids
 from app.grading.routing import RUN_QUEUE
+from app.grading.running_cap import lock_key, run_cap, under_cap, wake_runs
 from app.models import Run, utcnow
 from grader.api import checked_run_document, run_failed, run_stopped
 
@@ -53,14 +55,17 @@ def run_order(app: Flask) -> list[str]:
     if not queued:
         db.session.commit()
         return []
-    return fair_ids(Run, queued)
+    return fair_ids(Run, queued, run_cap(app.config))
 
 
 def _claim(run_id: str) -> str | None:
-    """queued -> running in one statement; the token is the right to store the output."""
+    """queued -> running in one statement, the running caps allowing (app.grading.running_cap);
+    the token is the right to store the output."""
     token, now = str(uuid.uuid4()), utcnow()
+    lock_key(run_id, Run)
     claimed = db.session.execute(
-        update(Run).where(Run.id == run_id, Run.status == "queued")
+        update(Run).where(Run.id == run_id, Run.status == "queued",
+                          under_cap(run_cap(current_app.config), Run))
         .values(status="running", started_at=now, heartbeat_at=now, claimed_by=token)
     )
     db.session.commit()
@@ -172,7 +177,10 @@ def run_next(app: Flask) -> str | None:
         if claimed is None:
             return None
         run_id, token = claimed
-        _run_claimed(app, run_id, token)
+        try:
+            _run_claimed(app, run_id, token)
+        finally:
+            wake_runs(app)
         return run_id
 
 
