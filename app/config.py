@@ -59,7 +59,16 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         not in ("0", "false", "no", "off"),
         "SUBMISSION_RATE_LIMIT": env.get("SUBMISSION_RATE_LIMIT") or "10/minute",
         # Per address, above the per-learner limit: a classroom shares one address.
-        "SUBMISSION_ADDRESS_RATE_LIMIT": env.get("SUBMISSION_ADDRESS_RATE_LIMIT") or "120/minute",
+        # Anonymous sessions only, all of one address together, for submissions and (apart)
+        # Runs: an hour's bound too, since cookie-less work is stored (until it expires,
+        # ANONYMOUS_RETENTION_HOURS) without any quota.
+        "SUBMISSION_ADDRESS_RATE_LIMIT": env.get("SUBMISSION_ADDRESS_RATE_LIMIT") or "120/minute;600/hour",
+        # Every Run from one address, logged in or not (each costs a sandbox).
+        "RUN_ADDRESS_RATE_LIMIT": env.get("RUN_ADDRESS_RATE_LIMIT") or "120/minute",
+        # Hint reveals (each stores a row the instructor's counts read): per learner, and per
+        # address for all anonymous sessions together.
+        "HINT_RATE_LIMIT": env.get("HINT_RATE_LIMIT") or "30/minute",
+        "HINT_ADDRESS_RATE_LIMIT": env.get("HINT_ADDRESS_RATE_LIMIT") or "30/minute;120/hour",
         # Failed logins per address and email (a classroom shares an address; an attacker
         # elsewhere cannot use this one up), then every login per address, longer.
         "LOGIN_RATE_LIMIT": env.get("LOGIN_RATE_LIMIT") or "5/minute",

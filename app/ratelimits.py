@@ -98,6 +98,10 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
         message = _("Your draft is saved very often; this save was skipped. "
                     "It is kept in this browser and sent again at your next pause.")
         return json_error(429, "too_many_drafts", message)
+    elif request.endpoint == "progress.reveal_hint":
+        message = _("You asked for many hints in a short time. Read the ones you have, "
+                    "then ask for the next in a minute.")
+        return json_error(429, "too_many_hints", message)
     elif request.endpoint in ("quizzes.answer", "quizzes.api_answers"):
         message = _("You sent answers many times in a short time. "
                     "Wait a minute, then check your answers again.")
@@ -144,9 +148,18 @@ def init_app(app: Flask) -> None:
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
                                         key_func=lambda: "run:" + submission_key(),
                                         give_back_when=_refused))
-    _wrap(app, "api.run", limiter.limit(config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+    _wrap(app, "api.run", limiter.limit(config["RUN_ADDRESS_RATE_LIMIT"],
                                         key_func=lambda: "run-address:" + get_remote_address(),
                                         give_back_when=_refused))
+    _wrap(app, "api.run", limiter.limit(
+        config["SUBMISSION_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
+        key_func=lambda: "run-anon-address:" + get_remote_address(), give_back_when=_refused))
+    # Hint reveals store a row each: per learner, and per address for cookie-less floods.
+    _wrap(app, "progress.reveal_hint", limiter.limit(
+        config["HINT_RATE_LIMIT"], key_func=lambda: "hint:" + submission_key()))
+    _wrap(app, "progress.reveal_hint", limiter.limit(
+        config["HINT_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
+        key_func=lambda: "hint-address:" + get_remote_address()))
 
     # Login: failures per address and email (short), and every attempt per address, whichever
     # email it names: each one costs a password hash, and counting emails with an account
