@@ -10,6 +10,7 @@ from sqlalchemy import JSON, DateTime, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from app.extensions import db
+from app.stored_json import finite_on_load
 
 # "held": stored but not yet admitted (the caps are counted after storing); no worker claims it.
 STATUSES = ("held", "queued", "running", "done")
@@ -155,3 +156,8 @@ def _elapsed(started: datetime | None) -> float | None:
     if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
         started = started.replace(tzinfo=UTC)
     return round(max(0.0, (utcnow() - started).total_seconds()), 1)
+
+
+# Results are read as data, never trusted to be finite (app.stored_json).
+finite_on_load(Submission)
+finite_on_load(Run)

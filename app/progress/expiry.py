@@ -1,4 +1,4 @@
-"""Anonymous sessions' work expires (drafts, quiz attempts, submissions, Runs, hint reveals): at write time and by a CLI command."""
+"""Anonymous work expires (drafts, quiz attempts, submissions, Runs, hint reveals): on writes and by a CLI command."""
 
 from __future__ import annotations
 

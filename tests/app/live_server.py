@@ -68,7 +68,7 @@ def _add_hint_ladder(folder: Path) -> None:
 class LiveServer:
     """`gunicorn --workers 1 --threads 8 'app:create_app()'` on a fresh database in `folder`."""
 
-    def __init__(self, folder: Path, accounts: list[str] = (), **settings: str):
+    def __init__(self, folder: Path, accounts: list[str] = (), *, instructors: list[str] = (), **settings: str):
         self.folder = folder
         write_lessons(folder / "lessons")
         exercises = write_exercises(folder / "exercises")
@@ -83,11 +83,13 @@ class LiveServer:
         venv = Path(sys.executable).parent
         subprocess.run([str(venv / "flask"), "db", "upgrade"], env=self.env, cwd=root, check=True,  # noqa: S603
                        capture_output=True)
-        if accounts:
+        for role, emails in (("learner", accounts), ("instructor", instructors)):
+            if not emails:
+                continue
             script = ("import sys\nfrom app import create_app\nfrom app.accounts.users import create_user\n"
                       "app = create_app()\nwith app.app_context():\n"
-                      "    for email in sys.argv[2:]:\n        create_user(email, sys.argv[1])\n")
-            subprocess.run([sys.executable, "-c", script, PASSWORD, *accounts], env=self.env, cwd=root,  # noqa: S603
+                      "    for email in sys.argv[3:]:\n        create_user(email, sys.argv[1], sys.argv[2])\n")
+            subprocess.run([sys.executable, "-c", script, PASSWORD, role, *emails], env=self.env, cwd=root,  # noqa: S603
                            check=True, capture_output=True)
         self.port = free_port()
         self.log_path = folder / "gunicorn.log"
