@@ -68,6 +68,9 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         # Hint reveals (each stores a row the instructor's counts read): per learner, and per
         # address for all anonymous sessions together.
         "HINT_RATE_LIMIT": env.get("HINT_RATE_LIMIT") or "30/minute",
+        # The pages that show a learner's stored code (history, a submission, its fragment),
+        # per learner: the history at the storage quota is 1.6 MB of HTML to render.
+        "HISTORY_RATE_LIMIT": env.get("HISTORY_RATE_LIMIT") or "40/minute",
         "HINT_ADDRESS_RATE_LIMIT": env.get("HINT_ADDRESS_RATE_LIMIT") or "30/minute;120/hour",
         # Failed logins per address and email (a classroom shares an address; an attacker
         # elsewhere cannot use this one up), then every login per address, longer.

@@ -107,6 +107,9 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
                     "Wait a minute, then check your answers again.")
         if request.endpoint == "quizzes.api_answers":
             return json_error(429, "too_many_answers", message)
+    elif request.endpoint in ("progress.history", "progress.submission", "progress.submission_code"):
+        message = _("You opened your submissions many times in a short time. "
+                    "Wait a minute, then open them again.")
     else:
         message = _("Too many requests in a short time. Please wait a minute, then try again.")
     if request.path.startswith("/api/"):
@@ -181,6 +184,11 @@ def init_app(app: Flask) -> None:
     for endpoint in ("progress.put_draft", "progress.delete_draft"):
         for decorator in drafts:
             _wrap(app, endpoint, decorator)
+    # Pages that render stored code: one learner reading theirs in parallel loops would take
+    # the web threads (GET / went to 1.6 s at p95); reading as a person does stays far below.
+    history = limiter.shared_limit(config["HISTORY_RATE_LIMIT"], scope="history", key_func=submission_key)
+    for endpoint in ("progress.history", "progress.submission", "progress.submission_code"):
+        _wrap(app, endpoint, history)
     quiz = [limiter.shared_limit(config["QUIZ_RATE_LIMIT"], scope="quiz",
                                  key_func=submission_key),
             # All anonymous sessions of an address answer like one learner: per-question

@@ -28,7 +28,7 @@ from tests.app.accounts_helpers import GOOD, PASSWORD, QUIZ_ID, add_quiz, csrf_o
 SETTINGS = ["SUBMISSION_RATE_LIMIT", "SUBMISSION_ADDRESS_RATE_LIMIT", "LOGIN_RATE_LIMIT",
             "LOGIN_ADDRESS_RATE_LIMIT", "REGISTER_RATE_LIMIT", "PASSWORD_CHANGE_RATE_LIMIT",
             "DRAFT_RATE_LIMIT", "DRAFT_ADDRESS_RATE_LIMIT", "QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT",
-            "RUN_ADDRESS_RATE_LIMIT", "HINT_RATE_LIMIT", "HINT_ADDRESS_RATE_LIMIT"]
+            "RUN_ADDRESS_RATE_LIMIT", "HINT_RATE_LIMIT", "HINT_ADDRESS_RATE_LIMIT", "HISTORY_RATE_LIMIT"]
 EMAIL = "ada@example.org"
 DRAFT = "/api/exercises/add-numbers/draft"
 HINT = "/api/exercises/add-numbers/hints/adds/2"
@@ -86,6 +86,11 @@ CASES: dict[tuple[str, str], Case] = {
         lambda c: c.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"bits": 32}}),
         lambda c: c.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"bits": 32}})),
     ("progress.reveal_hint", "POST"): Case(lambda c: c.post(HINT, json={}), lambda c: c.post(HINT, json={})),
+    ("progress.history", "GET"): Case(lambda c: c.get("/exercises/add-numbers/history"),
+                                      lambda c: c.get("/exercises/add-numbers/history")),
+    ("progress.submission", "GET"): Case(lambda c: c.get("/submissions/x"), lambda c: c.get("/submissions/x")),
+    ("progress.submission_code", "GET"): Case(lambda c: c.get("/submissions/x/code"),
+                                              lambda c: c.get("/submissions/x/code")),
 }
 
 # Which setting limits which route: each (route, setting) pair is one case of the test below.
@@ -100,6 +105,9 @@ LIMITED = {
     ("quizzes.answer", "POST"): {"QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT"},
     ("quizzes.api_answers", "POST"): {"QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT"},
     ("progress.reveal_hint", "POST"): {"HINT_RATE_LIMIT", "HINT_ADDRESS_RATE_LIMIT"},
+    ("progress.history", "GET"): {"HISTORY_RATE_LIMIT"},
+    ("progress.submission", "GET"): {"HISTORY_RATE_LIMIT"},
+    ("progress.submission_code", "GET"): {"HISTORY_RATE_LIMIT"},
 }
 
 
