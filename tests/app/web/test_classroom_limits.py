@@ -118,3 +118,12 @@ def test_cookie_less_quiz_verdicts_share_one_budget_per_address(make_app, conten
     codes = [from_classroom(app).post(url, json={"answers": {"half": "fp16"}}).status_code
              for _ in range(5)]  # a new anonymous session each time
     assert codes == [200, 200, 200, 429, 429]
+
+
+def test_anonymous_work_of_an_address_is_bounded_per_hour_by_default(tmp_path):
+    """Cookie-less submissions, Runs and hint reveals are stored without a quota until they expire:
+    each has an hourly bound per address, not only a per-minute one (120 a minute was 470 MB an hour)."""
+    config = from_environment(str(tmp_path))
+    for setting in ("SUBMISSION_ADDRESS_RATE_LIMIT", "HINT_ADDRESS_RATE_LIMIT"):
+        hourly = [item for item in parse_many(config[setting]) if item.get_expiry() >= 3600]
+        assert hourly and all(item.amount <= 600 for item in hourly), (setting, config[setting])
