@@ -1,4 +1,4 @@
-"""A class of 30 behind one address, with 3 hostile classmates, against a real gunicorn server.
+"""A class of 30 behind one address, with 4 hostile classmates, against a real gunicorn server.
 
     .venv/bin/python -m bench.classroom [--minutes 10] [--learners 30] [--url URL]
 
@@ -19,7 +19,10 @@ Hostile classmates, at the same address:
   hoarder:  an account that submits 64 KB code as fast as its limits allow and reads its
             history, each submission page and each code fragment;
   charts:   an account whose measurements return extreme numbers (1.5e305 s, speed-ups 1.0
-            vs 1.0000000000000002) and reads the result pages that draw them.
+            vs 1.0000000000000002) and reads the result pages that draw them;
+  alice:    an account sending endless submissions and endless Runs as fast as its caps allow,
+            beside the cookie-dropping flood from the same address: one person, two keys
+            (issue 36; her account's share and her address's anonymous work are one share).
 
 Prints refused honest requests (target 0), `GET /` p50/p95 (target p95 < 200 ms), each honest
 learner's submit->result against one grading measured alone at the start, Runs, and the worst
@@ -53,7 +56,7 @@ from pathlib import Path
 from bench.class_load import p  # percentile
 from bench.pages import largest_code  # 64 KB code, the most lines and escaping
 from tests.app.accounts_helpers import csrf_of  # the login form's CSRF token
-from tests.celery.celery_stack import free_port, wait_until  # ports, polling
+from tests.app.live_server import free_port, wait_until  # ports (LIVE_SERVER_PORTS), polling
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -283,6 +286,19 @@ def charts(base: str, tally: Tally, stop: threading.Event, password: str) -> Non
         stop.wait(2.0)
 
 
+def alice(base: str, tally: Tally, stop: threading.Event, password: str) -> None:
+    """An account's endless submissions and Runs, as fast as its caps allow (the flood does the rest)."""
+    me = Browser(base, tally, honest=False)
+    me.log_in("alice@school.example", password)
+    turn = 0
+    while not stop.is_set():
+        turn += 1
+        what = "run" if turn % 2 else "submissions"
+        status, _ = me.json("POST", f"/api/exercises/{SLOW}/{what}", {"code": SLEEPER})
+        tally.hostile[f"alice {what} {status}"] += 1
+        stop.wait(1.0)
+
+
 def one_grading(base: str, tally: Tally, code: str, password: str) -> float:
     """Submit->result of one grading with nothing else going on (the sandbox warm)."""
     me = Browser(base, tally, honest=False)
@@ -315,7 +331,7 @@ class Server:
                   "    for email in sys.argv[2:]:\n        create_user(email, sys.argv[1])\n"
                   "    db.session.commit()\n")
         accounts = [email(n) for n in range(learners)] + [
-            "hoarder@school.example", "charts@school.example", "solo@school.example"]
+            "hoarder@school.example", "charts@school.example", "solo@school.example", "alice@school.example"]
         subprocess.run([sys.executable, "-c", script, password, *accounts], env=self.env, cwd=ROOT,  # noqa: S603
                        check=True, capture_output=True)
         self.log = open(self.folder / "gunicorn.log", "wb")  # noqa: SIM115 -- lives as long as the server
@@ -383,7 +399,7 @@ def queue_figures(path: Path) -> list[str]:
 def report(tally: Tally, args: argparse.Namespace, one: float, load: tuple[float, ...],
            queue: list[str]) -> int:
     missed = 0
-    print(f"{args.learners} honest learners + 3 hostile clients behind {CLASSROOM} for "
+    print(f"{args.learners} honest learners + 4 hostile clients behind {CLASSROOM} for "
           f"{args.minutes:g} min; sandbox {os.environ.get('GRADER_SANDBOX', 'local')}; "
           f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     refused = sum(tally.refused.values())
@@ -440,7 +456,8 @@ def main() -> int:
                     for n in range(args.learners)]
         threads += [threading.Thread(target=endless, args=(base, tally, stop)),
                     threading.Thread(target=hoarder, args=(base, tally, stop, args.password)),
-                    threading.Thread(target=charts, args=(base, tally, stop, args.password))]
+                    threading.Thread(target=charts, args=(base, tally, stop, args.password)),
+                    threading.Thread(target=alice, args=(base, tally, stop, args.password))]
         for thread in threads:
             thread.daemon = True
             thread.start()
