@@ -5,8 +5,7 @@ logged-in learners; for anonymous jobs the keyed hash of the client address
 (app.grading.admission.address_key), so any number of cookie-less sessions from one address
 are ONE learner here. Rank of a queued job, smallest first:
 
-1. how many jobs of its key are running now (anonymous work: of its address, the accounts'
-   working from there too, app.grading.running_cap);
+1. how many jobs of its key are running now;
 2. its key's turn time: when the key began waiting for its next turn, that is the later of its
    oldest queued job's creation and its last job's finish (a key never served: the creation);
 3. inside one address, the same two between its sessions (a session's own learner key);
@@ -56,20 +55,19 @@ class _Stats:
 
     finished: dict[str, float] = field(default_factory=dict)  # key -> its last job's finish
     running: dict[str, int] = field(default_factory=dict)  # key -> its jobs running now
-    # address -> jobs running that came from it, accounts' and anonymous (one person's share)
-    from_address: dict[str, int] = field(default_factory=dict)
+    # addresses whose accounts have work pending or just ended: their anonymous work waits
+    busy_addresses: set[str] = field(default_factory=set)
     anonymous: int = 0  # anonymous jobs running, from every address
 
     def running_of(self, row: Any) -> int:
-        """The row's key's running jobs; for anonymous work, its address's (accounts' too)."""
-        key = self.running.get(fairness_key(row.learner, row.anon_address), 0)
-        if row.anon_address:
-            return max(key, self.from_address.get(row.anon_address, 0))
-        return key
+        return self.running.get(fairness_key(row.learner, row.anon_address), 0)
 
     def may_run(self, row: Any, cap: int) -> bool:
         """The caps of app.grading.running_cap, as read now: could a claim take this row?"""
-        return self.running_of(row) < cap and (not row.anon_address or self.anonymous < cap)
+        if not row.anon_address:
+            return self.running_of(row) < cap
+        return (self.running_of(row) < cap and row.anon_address not in self.busy_addresses
+                and self.anonymous < cap)
 
 
 def _key_stats(model: Any, queued: Sequence[Any]) -> _Stats:
@@ -92,11 +90,10 @@ def _key_stats(model: Any, queued: Sequence[Any]) -> _Stats:
         ).all():
             stats.running[f"{kind}:{value}"] = int(count)
     if addresses:
-        for value, count in db.session.execute(
-            select(model.from_address, func.count())
-            .where(model.from_address.in_(addresses), model.status == "running").group_by(model.from_address)
-        ).all():
-            stats.from_address[value] = int(count)
+        from app.grading.running_cap import accounts_busy  # late: running_cap imports this module
+
+        stats.busy_addresses = {address for address in addresses
+                                if db.session.scalar(select(accounts_busy(model, address)))}
         stats.anonymous = int(db.session.scalar(
             select(func.count()).select_from(model)
             .where(model.anon_address.isnot(None), model.status == "running")) or 0)
@@ -119,8 +116,8 @@ def claimable(model: Any, queued: Sequence[Any], cap: int) -> int:
 def fair_ids(model: Any, queued: Sequence[Any], cap: int = 0) -> list[str]:
     """The ids of `queued` rows (id, learner, anon_address, created_at) in the fair order.
 
-    With a `cap`, jobs that no claim could take now (app.grading.running_cap: their key, their
-    address's person or all anonymous work at the cap) are left out. Reads the running counts
+    With a `cap`, jobs that no claim could take now (app.grading.running_cap: their key at the
+    cap, their address's accounts busy, all anonymous work at the cap) are left out. Reads the running counts
     and last finish times of the keys involved, then ends the read transaction: SQLite cannot
     turn it into a claim's write.
     """
@@ -141,10 +138,10 @@ def fair_ids(model: Any, queued: Sequence[Any], cap: int = 0) -> list[str]:
         return running, max(stats.finished.get(key, 0.0), oldest[key])
 
     def rank(row: Any) -> tuple[int, float, int, float, float]:
-        # First between keys (an address's anonymous sessions are one, and count what the
-        # accounts from that address run: across addresses as across keys); then, inside one
-        # address, the same rule between its sessions, so an anonymous learner's backlog does
-        # not hold up a classmate behind the same address more than one job.
+        # First between keys (an address's anonymous sessions are one: across addresses as
+        # across keys); then, inside one address, the same rule between its sessions, so an
+        # anonymous learner's backlog does not hold up a classmate behind the same address
+        # more than one job.
         session = fairness_key(row.learner, None)
         return (*place(fairness_key(row.learner, row.anon_address), stats.running_of(row)),
                 *place(session, stats.running.get(session, 0)), _stamp(row.created_at))

@@ -4,16 +4,18 @@ A key is an account, or all anonymous sessions of one address (app.grading.fairn
 rules, checked in the claim's one statement, each below the number of threads (`cap`):
 
 1. a key has fewer than `cap` jobs running;
-2. one person, one share: the anonymous work of an address counts together with the accounts
-   working from that address (`from_address`), so an account plus cookie-less requests from
-   its address hold no more threads than the account alone;
+2. one person, one share: the anonymous work of an address shares the share of the accounts
+   working from that address (`from_address`), and they go first: it starts only while no
+   account from there has a job of this kind queued or running, or ended in the last
+   GRACE_S seconds (the moment between one job's end and the next one's arrival). So an
+   account plus cookie-less requests from its address hold no more threads than the account;
 3. all anonymous work, from every address, holds fewer than `cap` threads: one thread is kept
    for learners with an account, whatever number of addresses sends endless jobs.
 
 So a flood of endless jobs from one key, one person or any number of anonymous addresses
 never holds every thread: another learner's job always finds one (docs/scaling.md).
 Accounts are never held back by anonymous work at their address (a class behind one NAT
-address with a hostile anonymous classmate keeps its threads).
+address with a hostile anonymous classmate keeps its threads; the classmate waits).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from sqlalchemy import and_, func, or_, select, text
 from sqlalchemy.orm import aliased
 
 from app.extensions import db
+from app.grading.clock import db_now
 from app.grading.fairness import claimable, fairness_key
 from app.models import Submission
 
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 ANONYMOUS = "anonymous"  # the advisory-lock key of rule 3
+GRACE_S = 10.0  # rule 2: an account's job that ended this recently still holds its address
 
 
 def running_cap(config: Mapping[str, Any]) -> int:
@@ -72,9 +76,18 @@ def under_cap(cap: int, model: Any = Submission) -> Any:
     anonymous = model.anon_address.isnot(None)
     return and_(
         running(same_key) < cap,
-        or_(~anonymous, running(other.from_address == model.anon_address) < cap),
+        or_(~anonymous, ~accounts_busy(other, model.anon_address).correlate(model)),
         or_(~anonymous, running(other.anon_address.isnot(None)) < cap),
     )
+
+
+def accounts_busy(model: Any, address: Any) -> Any:
+    """EXISTS: an account working from `address` has a job of `model`'s kind queued or running,
+    or one that ended in the last GRACE_S seconds (rule 2)."""
+    return (select(model.id).where(
+        model.from_address == address, model.anon_address.is_(None),
+        or_(model.status.in_(("held", "queued", "running")), model.finished_at > db_now(GRACE_S)))
+        .exists())
 
 
 def _lock_number(key: str) -> int:
