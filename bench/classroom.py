@@ -32,12 +32,10 @@ page cost (bytes and ms) seen by anyone. Exit status 1 when a target is missed.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import json
 import os
 import re
 import shutil
-import signal
 import sqlite3
 import statistics
 import subprocess
@@ -56,7 +54,12 @@ from pathlib import Path
 from bench.class_load import p  # percentile
 from bench.pages import largest_code  # 64 KB code, the most lines and escaping
 from tests.app.accounts_helpers import csrf_of  # the login form's CSRF token
-from tests.app.live_server import free_port, wait_until  # ports (LIVE_SERVER_PORTS), polling
+from tests.app.live_server import (  # `make run`'s server (ports 7600-7699), a browser's requests
+    browser_opener,
+    request_from,
+    start_gunicorn,
+    stop_gunicorn,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,20 +113,11 @@ class Browser:
 
     def __init__(self, base: str, tally: Tally, *, honest: bool, cookies: bool = True):
         self.base, self.tally, self.honest = base, tally, honest
-        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())] if cookies else []
-        self.opener = urllib.request.build_opener(*handlers, _NoRedirect)
+        self.opener = browser_opener(cookies)
 
     def call(self, method: str, path: str, body: dict | None = None, *, form: dict | None = None,
              timeout: float = 120) -> tuple[int, bytes]:
-        headers = {"X-Forwarded-For": CLASSROOM, "Accept": "application/json" if body is not None
-                   or path.startswith("/api/") else "text/html"}
-        data = None
-        if body is not None:
-            data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-        elif form is not None:
-            data = urllib.parse.urlencode(form).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)  # noqa: S310
+        request = request_from(CLASSROOM, self.base + path, method, body, form)
         started = time.perf_counter()
         try:
             with self.opener.open(request, timeout=timeout) as response:
@@ -162,13 +156,6 @@ class Browser:
             if status == 200 and body.get("status") == "done":
                 return body
             time.sleep(POLL_S)
-        return None
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A log-in answers 302; its status is what is measured, not the page it leads to."""
-
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
         return None
 
 
@@ -319,7 +306,6 @@ class Server:
 
     def __init__(self, learners: int, password: str):
         self.folder = Path(tempfile.mkdtemp(prefix="classroom-"))
-        self.port = free_port()
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:///{self.folder / 'class.db'}",
                         SECRET_KEY="classroom-bench", TRUSTED_PROXIES="1", FLASK_APP="app",  # noqa: S106
                         GRADER_SANDBOX=os.environ.get("GRADER_SANDBOX", "local"))
@@ -335,30 +321,14 @@ class Server:
         subprocess.run([sys.executable, "-c", script, password, *accounts], env=self.env, cwd=ROOT,  # noqa: S603
                        check=True, capture_output=True)
         self.log = open(self.folder / "gunicorn.log", "wb")  # noqa: SIM115 -- lives as long as the server
-        self.process = subprocess.Popen(  # noqa: S603 -- our own venv's gunicorn, as `make run`
-            [str(venv / "gunicorn"), "--workers", "1", "--threads", "8", "--bind", f"127.0.0.1:{self.port}",
-             "app:create_app()"], env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True)
-        self.url = f"http://127.0.0.1:{self.port}"
-        wait_until(self._answers, 120, "gunicorn to answer")
-
-    def _answers(self) -> bool:
-        try:
-            with urllib.request.urlopen(self.url + "/", timeout=5) as response:  # noqa: S310
-                return response.status == 200
-        except OSError:
-            return False
+        self.process, self.url = start_gunicorn(ROOT, self.env, self.log)
 
     def queue(self) -> list[str]:
         """What the grading queue did, from the database: the fairness bound per honest grading."""
         return queue_figures(self.folder / "class.db")
 
     def close(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)  # gunicorn and the sandboxes it started
-            self.process.wait(timeout=60)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        stop_gunicorn(self.process)
         self.log.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 

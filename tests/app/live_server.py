@@ -16,15 +16,15 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from tests.app.accounts_helpers import csrf_of
 from tests.app.web_content import write_exercises, write_lessons
+from tests.celery.celery_stack import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 ENDLESS = "import time\ntime.sleep(10**6)\n"
@@ -46,14 +46,36 @@ def free_port() -> int:
     raise RuntimeError("no free port in LIVE_SERVER_PORTS")
 
 
-def wait_until(check: Any, timeout: float, what: str, every: float = 0.2) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+def start_gunicorn(root: Path, env: dict[str, str], log: IO[bytes]) -> tuple[subprocess.Popen, str]:
+    """`make run`'s gunicorn (1 process, 8 threads) serving `root`'s code on a free port, once it answers."""
+    url = f"http://127.0.0.1:{free_port()}"
+    process = subprocess.Popen(  # noqa: S603 -- our own venv's gunicorn, as `make run`
+        [str(Path(sys.executable).parent / "gunicorn"), "--workers", "1", "--threads", "8",
+         "--bind", url.removeprefix("http://"), "app:create_app()"], env=env, cwd=root, stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True)
+
+    def answers() -> bool:
+        assert process.poll() is None, "gunicorn exited: see its log"
+        try:
+            with urllib.request.urlopen(url + "/", timeout=5) as response:  # noqa: S310
+                return response.status == 200
+        except OSError:
+            return False
+
+    wait_until(answers, 120, "gunicorn to answer")
+    return process, url
+
+
+def stop_gunicorn(process: subprocess.Popen) -> None:
+    """End gunicorn and everything it started (its sandboxes): its session, TERM, then KILL."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=60)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def _add_hint_ladder(folder: Path) -> None:
@@ -91,36 +113,15 @@ class LiveServer:
                       "    for email in sys.argv[3:]:\n        create_user(email, sys.argv[1], sys.argv[2])\n")
             subprocess.run([sys.executable, "-c", script, PASSWORD, role, *emails], env=self.env, cwd=root,  # noqa: S603
                            check=True, capture_output=True)
-        self.port = free_port()
         self.log_path = folder / "gunicorn.log"
         self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(  # noqa: S603 -- our own venv's gunicorn, as `make run`
-            [str(venv / "gunicorn"), "--workers", "1", "--threads", "8", "--bind", f"127.0.0.1:{self.port}",
-             "app:create_app()"], env=self.env, cwd=root, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True)
-        self.url = f"http://127.0.0.1:{self.port}"
-        wait_until(self._answers, 120, "gunicorn to answer")
-
-    def _answers(self) -> bool:
-        assert self.process.poll() is None, self.log_path.read_text(errors="replace")[-3000:]
-        try:
-            with urllib.request.urlopen(self.url + "/", timeout=5) as response:  # noqa: S310
-                return response.status == 200
-        except OSError:
-            return False
+        self.process, self.url = start_gunicorn(root, self.env, self.log)
 
     def logged(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def close(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)  # gunicorn and the sandboxes it started
-            self.process.wait(timeout=60)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        stop_gunicorn(self.process)
         self.log.close()
 
 
@@ -129,25 +130,37 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def browser_opener(cookies: bool) -> urllib.request.OpenerDirector:
+    """A browser's opener: its own cookie jar (or none: every request a new session), no redirects."""
+    handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())] if cookies else []
+    return urllib.request.build_opener(*handlers, _NoRedirect)
+
+
+def request_from(address: str, url: str, method: str, body: Any = None,
+                 form: dict | None = None) -> urllib.request.Request:
+    """A request as a browser behind `address` sends it (a trusted proxy's X-Forwarded-For):
+    JSON `body` for the API, or a `form`."""
+    headers = {"X-Forwarded-For": address,
+               "Accept": "application/json" if body is not None or "/api/" in url else "text/html"}
+    data = None
+    if body is not None:
+        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
+    elif form is not None:
+        data = urllib.parse.urlencode(form).encode()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    return urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310
+
+
 class Browser:
     """One browser behind `address` (its own cookie jar, or none: every request a new session)."""
 
     def __init__(self, server: LiveServer, address: str, *, cookies: bool = True):
         self.base, self.address = server.url, address
-        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())] if cookies else []
-        self.opener = urllib.request.build_opener(*handlers, _NoRedirect)
+        self.opener = browser_opener(cookies)
 
     def call(self, method: str, path: str, body: Any = None, *, form: dict | None = None,
              timeout: float = 60) -> tuple[int, bytes, dict[str, str]]:
-        headers = {"X-Forwarded-For": self.address,
-                   "Accept": "application/json" if path.startswith("/api/") else "text/html"}
-        data = None
-        if body is not None:
-            data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-        elif form is not None:
-            data = urllib.parse.urlencode(form).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)  # noqa: S310
+        request = request_from(self.address, self.base + path, method, body, form)
         try:
             with self.opener.open(request, timeout=timeout) as response:
                 return response.status, response.read(), dict(response.headers)
