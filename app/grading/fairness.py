@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from app.extensions import db
+from app.grading.clock import db_now
 
 T = TypeVar("T")
+GRACE_S = 10.0  # an account's job that ended this recently still holds its address (accounts_busy)
 
 
 def fairness_key(learner: str | None, anon_address: str | None) -> str:
@@ -39,6 +41,15 @@ def fairness_key(learner: str | None, anon_address: str | None) -> str:
     if anon_address:
         return "address:" + anon_address
     return "learner:" + (learner or "")
+
+
+def accounts_busy(model: Any, address: Any) -> Any:
+    """EXISTS: an account working from `address` has a job of `model`'s kind queued or running,
+    or one that ended in the last GRACE_S seconds (app.grading.running_cap, rule 2)."""
+    return (select(model.id).where(
+        model.from_address == address, model.anon_address.is_(None),
+        or_(model.status.in_(("held", "queued", "running")), model.finished_at > db_now(GRACE_S)))
+        .exists())
 
 
 def _stamp(moment: datetime | None) -> float:
@@ -90,8 +101,6 @@ def _key_stats(model: Any, queued: Sequence[Any]) -> _Stats:
         ).all():
             stats.running[f"{kind}:{value}"] = int(count)
     if addresses:
-        from app.grading.running_cap import accounts_busy  # late: running_cap imports this module
-
         stats.busy_addresses = {address for address in addresses
                                 if db.session.scalar(select(accounts_busy(model, address)))}
         stats.anonymous = int(db.session.scalar(

@@ -7,8 +7,9 @@ rules, checked in the claim's one statement, each below the number of threads (`
 2. one person, one share: the anonymous work of an address shares the share of the accounts
    working from that address (`from_address`), and they go first: it starts only while no
    account from there has a job of this kind queued or running, or ended in the last
-   GRACE_S seconds (the moment between one job's end and the next one's arrival). So an
-   account plus cookie-less requests from its address hold no more threads than the account;
+   GRACE_S seconds (app.grading.fairness.accounts_busy: the moment between one job's end
+   and the next one's arrival). So an account plus cookie-less requests from its address
+   hold no more threads than the account;
 3. all anonymous work, from every address, holds fewer than `cap` threads: one thread is kept
    for learners with an account, whatever number of addresses sends endless jobs.
 
@@ -29,8 +30,7 @@ from sqlalchemy import and_, func, or_, select, text
 from sqlalchemy.orm import aliased
 
 from app.extensions import db
-from app.grading.clock import db_now
-from app.grading.fairness import claimable, fairness_key
+from app.grading.fairness import accounts_busy, claimable, fairness_key
 from app.models import Submission
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 ANONYMOUS = "anonymous"  # the advisory-lock key of rule 3
-GRACE_S = 10.0  # rule 2: an account's job that ended this recently still holds its address
 
 
 def running_cap(config: Mapping[str, Any]) -> int:
@@ -80,14 +79,6 @@ def under_cap(cap: int, model: Any = Submission) -> Any:
         or_(~anonymous, running(other.anon_address.isnot(None)) < cap),
     )
 
-
-def accounts_busy(model: Any, address: Any) -> Any:
-    """EXISTS: an account working from `address` has a job of `model`'s kind queued or running,
-    or one that ended in the last GRACE_S seconds (rule 2)."""
-    return (select(model.id).where(
-        model.from_address == address, model.anon_address.is_(None),
-        or_(model.status.in_(("held", "queued", "running")), model.finished_at > db_now(GRACE_S)))
-        .exists())
 
 
 def _lock_number(key: str) -> int:
