@@ -54,15 +54,31 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "DIFF_MAX_ROWS": _count(env.get("DIFF_MAX_ROWS") or "1000", "DIFF_MAX_ROWS"),
         # Limits are counted in memory per process; set redis://... when running several.
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
+        # Flask-Limiter's own switch: "false" turns every rate limit off (a private install).
+        "RATELIMIT_ENABLED": (env.get("RATELIMIT_ENABLED") or "true").strip().lower()
+        not in ("0", "false", "no", "off"),
         "SUBMISSION_RATE_LIMIT": env.get("SUBMISSION_RATE_LIMIT") or "10/minute",
         # Per address, above the per-learner limit: a classroom shares one address.
-        "SUBMISSION_ADDRESS_RATE_LIMIT": env.get("SUBMISSION_ADDRESS_RATE_LIMIT") or "120/minute",
+        # Anonymous sessions only, all of one address together, for submissions and (apart)
+        # Runs: an hour's bound too, since cookie-less work is stored (until it expires,
+        # ANONYMOUS_RETENTION_HOURS) without any quota.
+        "SUBMISSION_ADDRESS_RATE_LIMIT": env.get("SUBMISSION_ADDRESS_RATE_LIMIT") or "120/minute;600/hour",
+        # Every Run from one address, logged in or not (each costs a sandbox).
+        "RUN_ADDRESS_RATE_LIMIT": env.get("RUN_ADDRESS_RATE_LIMIT") or "120/minute",
+        # Hint reveals (each stores a row the instructor's counts read): per learner, and per
+        # address for all anonymous sessions together.
+        "HINT_RATE_LIMIT": env.get("HINT_RATE_LIMIT") or "30/minute",
+        # The pages that show a learner's stored code (history, a submission, its fragment),
+        # per learner: the history at the storage quota is 1.6 MB of HTML to render.
+        "HISTORY_RATE_LIMIT": env.get("HISTORY_RATE_LIMIT") or "40/minute",
+        "HINT_ADDRESS_RATE_LIMIT": env.get("HINT_ADDRESS_RATE_LIMIT") or "30/minute;120/hour",
         # Failed logins per address and email (a classroom shares an address; an attacker
         # elsewhere cannot use this one up), then every login per address, longer.
         "LOGIN_RATE_LIMIT": env.get("LOGIN_RATE_LIMIT") or "5/minute",
-        # ... counted for emails of no account only (a spray); a class's typos of passwords
-        # are counted per address and email above.
-        "LOGIN_ADDRESS_RATE_LIMIT": env.get("LOGIN_ADDRESS_RATE_LIMIT") or "30/minute;200/hour",
+        # ... every login per address, to any email, known or not (each costs one password
+        # hash; counting only unknown emails told which emails have accounts). A class of 30
+        # behind one address logs in with 3 typos each inside one minute (125 logins).
+        "LOGIN_ADDRESS_RATE_LIMIT": env.get("LOGIN_ADDRESS_RATE_LIMIT") or "150/minute;600/hour",
         # A class of 30 signs up at the start of its first lesson, from one address.
         "REGISTER_RATE_LIMIT": env.get("REGISTER_RATE_LIMIT") or "40/minute;120/hour",
         "PASSWORD_CHANGE_RATE_LIMIT": env.get("PASSWORD_CHANGE_RATE_LIMIT") or "5/minute",
@@ -120,6 +136,9 @@ def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "RUN_MAX_PENDING_PER_LEARNER": int(env.get("RUN_MAX_PENDING_PER_LEARNER") or 1),
         "RUN_MAX_PENDING_PER_ANON_ADDRESS": int(env.get("RUN_MAX_PENDING_PER_ANON_ADDRESS") or 1),
         "RUN_MAX_PENDING": int(env.get("RUN_MAX_PENDING") or 60),
+        # Runs one key may have running at once, with the person and anonymous shares of
+        # app.grading.running_cap. 0: one less than RUN_WORKERS (at least 1).
+        "RUN_MAX_RUNNING_PER_KEY": _count(env.get("RUN_MAX_RUNNING_PER_KEY"), "RUN_MAX_RUNNING_PER_KEY"),
         # How often a running Run looks for its Stop (seconds), and how long ended Runs are kept.
         "RUN_WATCH_S": float(env.get("RUN_WATCH_S") or 0.5),
         "RUN_KEEP_S": float(env.get("RUN_KEEP_S") or 3600),

@@ -52,7 +52,44 @@ def unavailable(error: str, message: str) -> tuple[Response | str, int]:
     return response, status
 
 
+def _permanent(exc: Exception) -> bool:
+    """An error of the stored data, not of the connection: retrying will never help."""
+    # SQLite's JSON functions over a document that is not JSON (NaN, Infinity): an
+    # OperationalError like a lost connection, but about one row, for good.
+    return isinstance(exc, OperationalError) and "malformed JSON" in str(exc)
+
+
+def _bad_rows() -> str:
+    """The rows whose stored JSON the database cannot read (SQLite), for the log line."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    found = []
+    try:
+        db.session.rollback()
+        if db.engine.dialect.name != "sqlite":
+            return "none found"
+        for table in ("submissions", "runs", "quiz_attempts"):
+            # Only this module's table names: nothing from a request.
+            ids = db.session.execute(text(f"SELECT id FROM {table} WHERE NOT json_valid(result) LIMIT 10")).scalars()  # noqa: S608
+            found += [f"{table} {row_id}" for row_id in ids]
+        db.session.rollback()
+    except Exception:  # noqa: BLE001 -- the log line is the goal; the 500 is answered anyway
+        log.warning("could not look for the rows with unreadable JSON", exc_info=True)
+    return ", ".join(found) or "none found"
+
+
+def _handle_data_error(exc: Exception) -> tuple[Response | str, int]:
+    """A 500 with a log line naming the rows: an outage's 503 would hide it from the operator."""
+    log.error("stored data error on %s: %s; rows whose JSON cannot be read: %s", request.path,
+              str(exc).splitlines()[0], _bad_rows())
+    return _handle(InternalServerError())
+
+
 def _handle_unreachable(exc: Exception) -> tuple[Response | str, int]:
+    if _permanent(exc):
+        return _handle_data_error(exc)
     log.warning("%s on %s: %s", type(exc).__name__, request.path, str(exc).splitlines()[0] if str(exc) else "")
     from app.extensions import db
 

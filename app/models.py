@@ -10,6 +10,7 @@ from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, fa
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from app.extensions import db
+from app.stored_json import finite_on_load
 
 # "held": stored but not yet admitted (the caps are counted after storing); no worker claims it.
 STATUSES = ("held", "queued", "running", "done")
@@ -65,6 +66,10 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # Anonymous sessions only: a keyed hash of the client address, for the per-address cap.
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    # Every job: the same keyed hash of the address it came from, logged in or not. The
+    # anonymous work of an address shares its running cap with the accounts working from
+    # there (app.grading.running_cap): one person, one share.
+    from_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     @validates("code")
     def _measure_code(self, _key: str, code: str) -> str:
@@ -128,6 +133,7 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
     # Claims so far (app.grading.jobs counts them for every kind; a lost Run is ended, not retried).
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    from_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     def to_api(self) -> dict[str, Any]:
         """The public view of a Run, as the JSON API sends it."""
@@ -191,3 +197,8 @@ class SpentToken(db.Model):  # type: ignore[name-defined,misc]
 
     token: Mapped[str] = mapped_column(String(64), primary_key=True)
     spent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+# Results are read as data, never trusted to be finite (app.stored_json).
+finite_on_load(Submission)
+finite_on_load(Run)

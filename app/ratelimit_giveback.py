@@ -63,7 +63,9 @@ def install(app: Flask, limiter: Limiter, default_key_func: Callable[[], str]) -
     it. A limit may name more answers to give back (`give_back_when`, e.g. a refusal by the queue
     cap). Flask-Limiter's own deduct_when and cost are refused: they would bypass this.
     """
-    if not isinstance(limiter.limiter, FixedWindowRateLimiter):
+    # RATELIMIT_ENABLED=False (Flask-Limiter's own switch) turns every limit off: nothing counts,
+    # so there is no strategy to check, and nothing to give back.
+    if limiter.enabled and not isinstance(limiter.limiter, FixedWindowRateLimiter):
         raise RuntimeError("rate limits give back counts on the fixed-window strategy only")
     for name in ("limit", "shared_limit"):
         original = getattr(limiter, name)

@@ -16,8 +16,7 @@ from werkzeug.wrappers import Response
 from app import ratelimit_giveback
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
-from app.errors import UNREACHABLE, json_error
-from app.extensions import db
+from app.errors import json_error
 
 
 def submission_key() -> str:
@@ -42,23 +41,6 @@ def logged_in() -> bool:
     # Address limits are for anonymous traffic: a logged-in learner has limits of their own
     # (keyed by the account), and a class behind one NAT address must not share one budget.
     return bool(current_user.is_authenticated)
-
-
-def known_account() -> bool:
-    """The login form names an existing account: its failures are counted per address and
-    email (login_key), so the address-wide limit is left to sprays of unknown emails."""
-    from app.accounts.users import find_by_email  # late: users imports the models
-
-    try:
-        return find_by_email(request.form.get("email", "")[:254]) is not None
-    except UNREACHABLE:
-        # The database is away: the view will answer 503, which gives the count back. Raising
-        # here instead would make Flask-Limiter take the error for its own storage failing.
-        try:
-            db.session.rollback()
-        except UNREACHABLE:
-            pass
-        return False
 
 
 def account_key() -> str:
@@ -116,11 +98,18 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
         message = _("Your draft is saved very often; this save was skipped. "
                     "It is kept in this browser and sent again at your next pause.")
         return json_error(429, "too_many_drafts", message)
+    elif request.endpoint == "progress.reveal_hint":
+        message = _("You asked for many hints in a short time. Read the ones you have, "
+                    "then ask for the next in a minute.")
+        return json_error(429, "too_many_hints", message)
     elif request.endpoint in ("quizzes.answer", "quizzes.api_answers"):
         message = _("You sent answers many times in a short time. "
                     "Wait a minute, then check your answers again.")
         if request.endpoint == "quizzes.api_answers":
             return json_error(429, "too_many_answers", message)
+    elif request.endpoint in ("progress.history", "progress.submission", "progress.submission_code"):
+        message = _("You opened your submissions many times in a short time. "
+                    "Wait a minute, then open them again.")
     else:
         message = _("Too many requests in a short time. Please wait a minute, then try again.")
     if request.path.startswith("/api/"):
@@ -162,16 +151,26 @@ def init_app(app: Flask) -> None:
     _wrap(app, "api.run", limiter.limit(config["SUBMISSION_RATE_LIMIT"],
                                         key_func=lambda: "run:" + submission_key(),
                                         give_back_when=_refused))
-    _wrap(app, "api.run", limiter.limit(config["SUBMISSION_ADDRESS_RATE_LIMIT"],
+    _wrap(app, "api.run", limiter.limit(config["RUN_ADDRESS_RATE_LIMIT"],
                                         key_func=lambda: "run-address:" + get_remote_address(),
                                         give_back_when=_refused))
+    _wrap(app, "api.run", limiter.limit(
+        config["SUBMISSION_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
+        key_func=lambda: "run-anon-address:" + get_remote_address(), give_back_when=_refused))
+    # Hint reveals store a row each: per learner, and per address for cookie-less floods.
+    _wrap(app, "progress.reveal_hint", limiter.limit(
+        config["HINT_RATE_LIMIT"], key_func=lambda: "hint:" + submission_key()))
+    _wrap(app, "progress.reveal_hint", limiter.limit(
+        config["HINT_ADDRESS_RATE_LIMIT"], exempt_when=logged_in,
+        key_func=lambda: "hint-address:" + get_remote_address()))
 
-    # Login: failures per address and account (short), every attempt per address (longer).
+    # Login: failures per address and email (short), and every attempt per address, whichever
+    # email it names: each one costs a password hash, and counting emails with an account
+    # apart from the others would tell an attacker which emails have one.
     _wrap(app, "accounts.login", limiter.limit(
         config["LOGIN_RATE_LIMIT"], key_func=login_key, methods=["POST"], give_back_when=_succeeded))
     _wrap(app, "accounts.login", limiter.limit(
-        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"],
-        exempt_when=lambda: request.method == "POST" and known_account()))
+        config["LOGIN_ADDRESS_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
     _wrap(app, "accounts.register", limiter.limit(
         config["REGISTER_RATE_LIMIT"], key_func=address_key, methods=["POST"]))
     _wrap(app, "accounts.password", limiter.limit(
@@ -185,6 +184,11 @@ def init_app(app: Flask) -> None:
     for endpoint in ("progress.put_draft", "progress.delete_draft"):
         for decorator in drafts:
             _wrap(app, endpoint, decorator)
+    # Pages that render stored code: one learner reading theirs in parallel loops would take
+    # the web threads (GET / went to 1.6 s at p95); reading as a person does stays far below.
+    history = limiter.shared_limit(config["HISTORY_RATE_LIMIT"], scope="history", key_func=submission_key)
+    for endpoint in ("progress.history", "progress.submission", "progress.submission_code"):
+        _wrap(app, endpoint, history)
     quiz = [limiter.shared_limit(config["QUIZ_RATE_LIMIT"], scope="quiz",
                                  key_func=submission_key),
             # All anonymous sessions of an address answer like one learner: per-question

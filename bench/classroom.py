@@ -1,4 +1,4 @@
-"""A class of 30 behind one address, with 3 hostile classmates, against a real gunicorn server.
+"""A class of 30 behind one address, with 4 hostile classmates, against a real gunicorn server.
 
     .venv/bin/python -m bench.classroom [--minutes 10] [--learners 30] [--url URL]
 
@@ -19,7 +19,10 @@ Hostile classmates, at the same address:
   hoarder:  an account that submits 64 KB code as fast as its limits allow and reads its
             history, each submission page and each code fragment;
   charts:   an account whose measurements return extreme numbers (1.5e305 s, speed-ups 1.0
-            vs 1.0000000000000002) and reads the result pages that draw them.
+            vs 1.0000000000000002) and reads the result pages that draw them;
+  alice:    an account sending endless submissions and endless Runs as fast as its caps allow,
+            beside the cookie-dropping flood from the same address: one person, two keys
+            (issue 36; her account's share and her address's anonymous work are one share).
 
 Prints refused honest requests (target 0), `GET /` p50/p95 (target p95 < 200 ms), each honest
 learner's submit->result against one grading measured alone at the start, Runs, and the worst
@@ -29,12 +32,10 @@ page cost (bytes and ms) seen by anyone. Exit status 1 when a target is missed.
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import json
 import os
 import re
 import shutil
-import signal
 import sqlite3
 import statistics
 import subprocess
@@ -53,7 +54,12 @@ from pathlib import Path
 from bench.class_load import p  # percentile
 from bench.pages import largest_code  # 64 KB code, the most lines and escaping
 from tests.app.accounts_helpers import csrf_of  # the login form's CSRF token
-from tests.celery.celery_stack import free_port, wait_until  # ports, polling
+from tests.app.live_server import (  # `make run`'s server (ports 7600-7699), a browser's requests
+    browser_opener,
+    request_from,
+    start_gunicorn,
+    stop_gunicorn,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,20 +113,11 @@ class Browser:
 
     def __init__(self, base: str, tally: Tally, *, honest: bool, cookies: bool = True):
         self.base, self.tally, self.honest = base, tally, honest
-        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())] if cookies else []
-        self.opener = urllib.request.build_opener(*handlers, _NoRedirect)
+        self.opener = browser_opener(cookies)
 
     def call(self, method: str, path: str, body: dict | None = None, *, form: dict | None = None,
              timeout: float = 120) -> tuple[int, bytes]:
-        headers = {"X-Forwarded-For": CLASSROOM, "Accept": "application/json" if body is not None
-                   or path.startswith("/api/") else "text/html"}
-        data = None
-        if body is not None:
-            data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-        elif form is not None:
-            data = urllib.parse.urlencode(form).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)  # noqa: S310
+        request = request_from(CLASSROOM, self.base + path, method, body, form)
         started = time.perf_counter()
         try:
             with self.opener.open(request, timeout=timeout) as response:
@@ -159,13 +156,6 @@ class Browser:
             if status == 200 and body.get("status") == "done":
                 return body
             time.sleep(POLL_S)
-        return None
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A log-in answers 302; its status is what is measured, not the page it leads to."""
-
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
         return None
 
 
@@ -283,6 +273,19 @@ def charts(base: str, tally: Tally, stop: threading.Event, password: str) -> Non
         stop.wait(2.0)
 
 
+def alice(base: str, tally: Tally, stop: threading.Event, password: str) -> None:
+    """An account's endless submissions and Runs, as fast as its caps allow (the flood does the rest)."""
+    me = Browser(base, tally, honest=False)
+    me.log_in("alice@school.example", password)
+    turn = 0
+    while not stop.is_set():
+        turn += 1
+        what = "run" if turn % 2 else "submissions"
+        status, _ = me.json("POST", f"/api/exercises/{SLOW}/{what}", {"code": SLEEPER})
+        tally.hostile[f"alice {what} {status}"] += 1
+        stop.wait(1.0)
+
+
 def one_grading(base: str, tally: Tally, code: str, password: str) -> float:
     """Submit->result of one grading with nothing else going on (the sandbox warm)."""
     me = Browser(base, tally, honest=False)
@@ -303,7 +306,6 @@ class Server:
 
     def __init__(self, learners: int, password: str):
         self.folder = Path(tempfile.mkdtemp(prefix="classroom-"))
-        self.port = free_port()
         self.env = dict(os.environ, DATABASE_URL=f"sqlite:///{self.folder / 'class.db'}",
                         SECRET_KEY="classroom-bench", TRUSTED_PROXIES="1", FLASK_APP="app",  # noqa: S106
                         GRADER_SANDBOX=os.environ.get("GRADER_SANDBOX", "local"))
@@ -315,34 +317,18 @@ class Server:
                   "    for email in sys.argv[2:]:\n        create_user(email, sys.argv[1])\n"
                   "    db.session.commit()\n")
         accounts = [email(n) for n in range(learners)] + [
-            "hoarder@school.example", "charts@school.example", "solo@school.example"]
+            "hoarder@school.example", "charts@school.example", "solo@school.example", "alice@school.example"]
         subprocess.run([sys.executable, "-c", script, password, *accounts], env=self.env, cwd=ROOT,  # noqa: S603
                        check=True, capture_output=True)
         self.log = open(self.folder / "gunicorn.log", "wb")  # noqa: SIM115 -- lives as long as the server
-        self.process = subprocess.Popen(  # noqa: S603 -- our own venv's gunicorn, as `make run`
-            [str(venv / "gunicorn"), "--workers", "1", "--threads", "8", "--bind", f"127.0.0.1:{self.port}",
-             "app:create_app()"], env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True)
-        self.url = f"http://127.0.0.1:{self.port}"
-        wait_until(self._answers, 120, "gunicorn to answer")
-
-    def _answers(self) -> bool:
-        try:
-            with urllib.request.urlopen(self.url + "/", timeout=5) as response:  # noqa: S310
-                return response.status == 200
-        except OSError:
-            return False
+        self.process, self.url = start_gunicorn(ROOT, self.env, self.log)
 
     def queue(self) -> list[str]:
         """What the grading queue did, from the database: the fairness bound per honest grading."""
         return queue_figures(self.folder / "class.db")
 
     def close(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)  # gunicorn and the sandboxes it started
-            self.process.wait(timeout=60)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        stop_gunicorn(self.process)
         self.log.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -383,7 +369,7 @@ def queue_figures(path: Path) -> list[str]:
 def report(tally: Tally, args: argparse.Namespace, one: float, load: tuple[float, ...],
            queue: list[str]) -> int:
     missed = 0
-    print(f"{args.learners} honest learners + 3 hostile clients behind {CLASSROOM} for "
+    print(f"{args.learners} honest learners + 4 hostile clients behind {CLASSROOM} for "
           f"{args.minutes:g} min; sandbox {os.environ.get('GRADER_SANDBOX', 'local')}; "
           f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     refused = sum(tally.refused.values())
@@ -440,7 +426,8 @@ def main() -> int:
                     for n in range(args.learners)]
         threads += [threading.Thread(target=endless, args=(base, tally, stop)),
                     threading.Thread(target=hoarder, args=(base, tally, stop, args.password)),
-                    threading.Thread(target=charts, args=(base, tally, stop, args.password))]
+                    threading.Thread(target=charts, args=(base, tally, stop, args.password)),
+                    threading.Thread(target=alice, args=(base, tally, stop, args.password))]
         for thread in threads:
             thread.daemon = True
             thread.start()

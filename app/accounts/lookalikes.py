@@ -3,6 +3,7 @@ mixed-script and invisible characters refused, so one person can have only one a
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from confusable_homoglyphs import categories, utils
@@ -58,13 +59,25 @@ def skeleton(email: str) -> str:
     normalised already (NFKC, lower case: app.accounts.models.normalize_email).
     """
     table = _prototypes()
-    return "".join(table.get(char, char) for char in email)
+    mapped = "".join(table.get(char, char) for char in email)
+    # A mark on an ASCII letter is a dot or an accent a reader easily misses ("victiṁ" for
+    # "victim"): the skeleton drops it. Marks on other letters stay (Japanese が is not か).
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFD", mapped):
+        if unicodedata.category(char).startswith("M") and kept and kept[-1].isascii():
+            continue
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def email_problem(email: str) -> str | None:
-    """Why a normalised email cannot be an account's ("invisible", "mixed_script"), or None."""
+    """Why a normalised email cannot be an account's ("invisible", "symbol", "mixed_script"), or None."""
     if has_invisible(email):
         return "invisible"
+    # A symbol from outside ASCII (U+1D159, a musical notehead, shows as a blank) is no part
+    # of a real address; ASCII's own (+, =, ~) are.
+    if any(not char.isascii() and unicodedata.category(char).startswith("S") for char in email):
+        return "symbol"
     local, _at, domain = email.partition("@")
     if mixes_scripts(local) or any(mixes_scripts(label) for label in domain.split(".")):
         return "mixed_script"

@@ -52,7 +52,10 @@ def normalize_email(email: str) -> str:
 
     NFKC folds full-width letters (ｅ) into ASCII, so a look-alike finds the same account.
     """
-    return unicodedata.normalize("NFKC", email).strip().lower()
+    email = unicodedata.normalize("NFKC", email).strip().lower()
+    # "example.org." is the same domain as "example.org" (the root's dot, written out).
+    local, at, domain = email.rpartition("@")
+    return f"{local}{at}{domain.rstrip('.')}" if at else email
 
 
 # Cc: control characters; Cf: invisible format characters (zero-width space, soft hyphen,

@@ -55,7 +55,10 @@ def _refuse(job: Any, error: str, message: str) -> tuple[Response, int]:
 def _store(job: Any) -> bool:
     """Store the job with its anonymous address (if any); True when its learner is anonymous."""
     anonymous = not current_user.is_authenticated
-    job.anon_address = address_key() if anonymous else None
+    # Every job names its address: an address's anonymous work shares one running cap with
+    # the accounts working from there (app.grading.running_cap).
+    job.from_address = address_key()
+    job.anon_address = job.from_address if anonymous else None
     db.session.add(job)
     db.session.commit()
     return anonymous

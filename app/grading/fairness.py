@@ -23,14 +23,17 @@ for at most the grading that was running when j arrived, plus j.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from app.extensions import db
+from app.grading.clock import db_now
 
 T = TypeVar("T")
+GRACE_S = 10.0  # an account's job that ended this recently still holds its address (accounts_busy)
 
 
 def fairness_key(learner: str | None, anon_address: str | None) -> str:
@@ -38,6 +41,15 @@ def fairness_key(learner: str | None, anon_address: str | None) -> str:
     if anon_address:
         return "address:" + anon_address
     return "learner:" + (learner or "")
+
+
+def accounts_busy(model: Any, address: Any) -> Any:
+    """EXISTS: an account working from `address` has a job of `model`'s kind queued or running,
+    or one that ended in the last GRACE_S seconds (app.grading.running_cap, rule 2)."""
+    return (select(model.id).where(
+        model.from_address == address, model.anon_address.is_(None),
+        or_(model.status.in_(("held", "queued", "running")), model.finished_at > db_now(GRACE_S)))
+        .exists())
 
 
 def _stamp(moment: datetime | None) -> float:
@@ -48,12 +60,32 @@ def _stamp(moment: datetime | None) -> float:
     return moment.timestamp()
 
 
-def _key_stats(model: Any, queued: Sequence[Any]) -> tuple[dict[str, float], dict[str, int]]:
-    """Last finish time and running count of every key of `queued` (two grouped queries per kind of key)."""
+@dataclass
+class _Stats:
+    """What the fair order and the caps read about the keys of the queued rows."""
+
+    finished: dict[str, float] = field(default_factory=dict)  # key -> its last job's finish
+    running: dict[str, int] = field(default_factory=dict)  # key -> its jobs running now
+    # addresses whose accounts have work pending or just ended: their anonymous work waits
+    busy_addresses: set[str] = field(default_factory=set)
+    anonymous: int = 0  # anonymous jobs running, from every address
+
+    def running_of(self, row: Any) -> int:
+        return self.running.get(fairness_key(row.learner, row.anon_address), 0)
+
+    def may_run(self, row: Any, cap: int) -> bool:
+        """The caps of app.grading.running_cap, as read now: could a claim take this row?"""
+        if not row.anon_address:
+            return self.running_of(row) < cap
+        return (self.running_of(row) < cap and row.anon_address not in self.busy_addresses
+                and self.anonymous < cap)
+
+
+def _key_stats(model: Any, queued: Sequence[Any]) -> _Stats:
+    """Last finish time and running counts of the keys of `queued` (grouped queries, one per kind)."""
     learners = sorted({row.learner for row in queued if row.learner})
     addresses = sorted({row.anon_address for row in queued if row.anon_address})
-    finished: dict[str, float] = {}
-    running: dict[str, int] = {}
+    stats = _Stats()
     for kind, column, values in (("learner", model.learner, learners),
                                  ("address", model.anon_address, addresses)):
         if not values:
@@ -62,39 +94,45 @@ def _key_stats(model: Any, queued: Sequence[Any]) -> tuple[dict[str, float], dic
             select(column, func.max(model.finished_at))
             .where(column.in_(values), model.finished_at.isnot(None)).group_by(column)
         ).all():
-            finished[f"{kind}:{value}"] = _stamp(last)
+            stats.finished[f"{kind}:{value}"] = _stamp(last)
         for value, count in db.session.execute(
             select(column, func.count())
             .where(column.in_(values), model.status == "running").group_by(column)
         ).all():
-            running[f"{kind}:{value}"] = int(count)
+            stats.running[f"{kind}:{value}"] = int(count)
+    if addresses:
+        stats.busy_addresses = {address for address in addresses
+                                if db.session.scalar(select(accounts_busy(model, address)))}
+        stats.anonymous = int(db.session.scalar(
+            select(func.count()).select_from(model)
+            .where(model.anon_address.isnot(None), model.status == "running")) or 0)
     db.session.commit()
-    return finished, running
+    return stats
 
 
 def claimable(model: Any, queued: Sequence[Any], cap: int) -> int:
     """How many of the `queued` rows could be claimed now: per key, its queued jobs up to its free slots."""
     if not queued:
         return 0
-    _, running = _key_stats(model, queued)
-    waiting: dict[str, int] = {}
+    stats = _key_stats(model, queued)
+    waiting: dict[str, list[Any]] = {}
     for row in queued:
-        key = fairness_key(row.learner, row.anon_address)
-        waiting[key] = waiting.get(key, 0) + 1
-    return sum(min(count, max(0, cap - running.get(key, 0))) for key, count in waiting.items())
+        waiting.setdefault(fairness_key(row.learner, row.anon_address), []).append(row)
+    return sum(min(len(rows), max(0, cap - stats.running_of(rows[0])))
+               for rows in waiting.values() if stats.may_run(rows[0], cap))
 
 
 def fair_ids(model: Any, queued: Sequence[Any], cap: int = 0) -> list[str]:
     """The ids of `queued` rows (id, learner, anon_address, created_at) in the fair order.
 
-    With a `cap`, jobs of keys that have `cap` jobs running already are left out: no claim
-    could take them now (app.grading.running_cap). Reads the running counts and last finish
-    times of the keys involved, then ends the read transaction: SQLite cannot turn it into a
-    claim's write.
+    With a `cap`, jobs that no claim could take now (app.grading.running_cap: their key at the
+    cap, their address's accounts busy, all anonymous work at the cap) are left out. Reads the running counts
+    and last finish times of the keys involved, then ends the read transaction: SQLite cannot
+    turn it into a claim's write.
     """
-    finished, running = _key_stats(model, queued)
+    stats = _key_stats(model, queued)
     if cap > 0:
-        queued = [row for row in queued if running.get(fairness_key(row.learner, row.anon_address), 0) < cap]
+        queued = [row for row in queued if stats.may_run(row, cap)]
         if not queued:
             return []
 
@@ -104,16 +142,18 @@ def fair_ids(model: Any, queued: Sequence[Any], cap: int = 0) -> list[str]:
         for key in {fairness_key(row.learner, row.anon_address), fairness_key(row.learner, None)}:
             oldest[key] = min(oldest.get(key, created), created)
 
-    def place(key: str) -> tuple[int, float]:
+    def place(key: str, running: int) -> tuple[int, float]:
         # Coming back after a pause does not count the pause as waiting: the later of the two.
-        return running.get(key, 0), max(finished.get(key, 0.0), oldest[key])
+        return running, max(stats.finished.get(key, 0.0), oldest[key])
 
     def rank(row: Any) -> tuple[int, float, int, float, float]:
-        # First between keys (an address's anonymous sessions are one); then, inside one
-        # address, the same rule between its sessions, so an anonymous learner's backlog does
-        # not hold up a classmate behind the same address more than one job.
-        return (*place(fairness_key(row.learner, row.anon_address)),
-                *place(fairness_key(row.learner, None)), _stamp(row.created_at))
+        # First between keys (an address's anonymous sessions are one: across addresses as
+        # across keys); then, inside one address, the same rule between its sessions, so an
+        # anonymous learner's backlog does not hold up a classmate behind the same address
+        # more than one job.
+        session = fairness_key(row.learner, None)
+        return (*place(fairness_key(row.learner, row.anon_address), stats.running_of(row)),
+                *place(session, stats.running.get(session, 0)), _stamp(row.created_at))
 
     return [row.id for row in sorted(queued, key=rank)]
 

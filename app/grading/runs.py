@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
+from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from app.extensions import db
@@ -17,6 +18,7 @@ from app.grading.admission import PENDING
 from app.grading.clock import db_now
 from app.grading.fairness import claim_fairest, fair_ids
 from app.grading.kinds import RUNS
+from app.grading.running_cap import lock_key, run_cap, under_cap, wake_runs
 from app.grading.storing import store_finished
 from app.models import Run, utcnow
 from grader.api import checked_run_document, run_failed, run_stopped
@@ -52,16 +54,19 @@ def run_order(app: Flask) -> list[str]:
     if not queued:
         db.session.commit()
         return []
-    return fair_ids(Run, queued)
+    return fair_ids(Run, queued, run_cap(app.config))
 
 
 def _claim(run_id: str, token: str | None = None) -> str | None:
-    """queued -> running (app.grading.jobs.claim, the database's clock); the token is the right to store the output.
+    """queued -> running (app.grading.jobs.claim, the database's clock), the running caps allowing
+    (app.grading.running_cap); the token is the right to store the output.
 
     Celery workers pass their message's id, so a worker whose pool process died ends the Run at once.
     """
     delivery, token = token is not None, token or str(uuid.uuid4())
-    return token if jobs.claim(RUNS, run_id, token, delivery=delivery) else None
+    lock_key(run_id, Run)
+    claimed = jobs.claim(RUNS, run_id, token, under_cap(run_cap(current_app.config), Run), delivery=delivery)
+    return token if claimed else None
 
 
 def bounded(doc: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +124,10 @@ def run_next(app: Flask, token: str | None = None) -> str | None:
         if claimed is None:
             return None
         run_id, token = claimed
-        _run_claimed(app, run_id, token)
+        try:
+            _run_claimed(app, run_id, token)
+        finally:
+            wake_runs(app)
         return run_id
 
 

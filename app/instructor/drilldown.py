@@ -12,6 +12,7 @@ from app.extensions import db
 from app.instructor.stats import ExerciseStats, FailingCheck, exercise_stats, failing_checks_of
 from app.models import Submission
 from app.progress.hints import HintReveal
+from app.stored_json import text_at
 
 EXAMPLES = 5  # failing submissions shown: enough to see a pattern, bounded whatever the history
 
@@ -56,8 +57,8 @@ def _failed_checks(result: dict[str, Any] | None) -> list[str]:
 
 def recent_failures(exercise_id: str, limit: int = EXAMPLES) -> list[Example]:
     """The latest graded submissions that did not pass (internal errors are not the learner's)."""
-    status = Submission.result["status"].as_string()
-    kind = Submission.result["error_kind"].as_string()
+    status = text_at(Submission.result, "status")
+    kind = text_at(Submission.result, "error_kind")
     rows = db.session.execute(
         select(Submission.id, Submission.created_at, Submission.result)
         .where(Submission.exercise_id == exercise_id, Submission.status == "done",

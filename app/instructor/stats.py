@@ -102,10 +102,12 @@ _EXPANDED = {
         SELECT {table}.exercise_id AS exercise_id, {table}.learner AS learner,
                CASE WHEN t.type = 'object' THEN json_extract(t.value, '$.check') END AS chk,
                CASE WHEN t.type = 'object' THEN json_extract(t.value, '$.status') END AS st
-        FROM {table}, json_each(CASE WHEN json_type({table}.result, '$.tests') = 'array'
+        FROM {table}, json_each(CASE WHEN NOT json_valid({table}.result) THEN '{{"tests": []}}'
+                                     WHEN json_type({table}.result, '$.tests') = 'array'
                                      THEN {table}.result ELSE '{{"tests": []}}' END, '$.tests') AS t
         WHERE {table}.learner IS NOT NULL AND {done}
-          AND COALESCE(json_extract({table}.result, '$.error_kind'), '') NOT IN ('internal', 'authoring')""",
+          AND COALESCE(CASE WHEN json_valid({table}.result) THEN json_extract({table}.result, '$.error_kind') END,
+                       '') NOT IN ('internal', 'authoring')""",
     "postgresql": """
         SELECT {table}.exercise_id AS exercise_id, {table}.learner AS learner,
                CASE WHEN json_typeof(t.value) = 'object' THEN t.value ->> 'check' END AS chk,

@@ -17,6 +17,7 @@ from sqlalchemy import and_, case, func, literal, or_, select, union_all
 from app.models import Submission
 from app.progress.status import ExerciseProgress
 from app.quizzes.models import QuizAttempt
+from app.stored_json import number_at, text_at
 
 
 def counted_attempts(learners: Iterable[str] | None = None) -> Any:
@@ -24,13 +25,14 @@ def counted_attempts(learners: Iterable[str] | None = None) -> Any:
     selects = []
     for model, at, done in ((Submission, Submission.created_at, Submission.status == "done"),
                             (QuizAttempt, QuizAttempt.created, literal(True))):
-        status = model.result["status"].as_string()  # json_extract / ->>: the document stays put
-        kind = model.result["error_kind"].as_string()
+        # json_extract / ->>: the document stays put; NULL where it is not valid JSON (app.stored_json)
+        status = text_at(model.result, "status")
+        kind = text_at(model.result, "error_kind")
         graded = and_(done, status.is_not(None))
         query = select(
             model.learner.label("learner"), model.exercise_id.label("exercise_id"), at.label("at"),
             case((and_(graded, status == "pass"), 1), else_=0).label("passed"),
-            case((graded, func.coalesce(model.result["score"].as_float(), 0.0)), else_=None).label("score"),
+            case((graded, func.coalesce(number_at(model.result, "score"), 0.0)), else_=None).label("score"),
         ).where(model.learner.is_not(None),
                 # Internal and authoring errors are the platform's or the author's fault, never the learner's.
                 or_(~graded, kind.is_(None), kind.not_in(("internal", "authoring"))))

@@ -1,4 +1,4 @@
-"""Drafts and quiz attempts of anonymous sessions expire: deleted at write time and by a CLI command."""
+"""Anonymous work expires (drafts, quiz attempts, submissions, Runs, hint reveals): on writes and by a CLI command."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from flask import Flask, current_app
 from sqlalchemy import delete
 
 from app.extensions import db
-from app.models import utcnow
+from app.models import Run, Submission, utcnow
 from app.progress.models import Draft
 from app.quizzes.models import QuizAttempt
 
@@ -37,6 +37,10 @@ def expire(now: Any = None) -> tuple[int, int]:
         _anonymous(Draft.learner), Draft.updated_at < cutoff)).rowcount
     attempts = db.session.execute(delete(QuizAttempt).where(
         _anonymous(QuizAttempt.learner), QuizAttempt.created < cutoff)).rowcount
+    # Submissions and Runs that ended: one queued or running is the queue's until it ends.
+    for model in (Submission, Run):
+        db.session.execute(delete(model).where(
+            _anonymous(model.learner), model.status == "done", model.created_at < cutoff))
     from app.progress.hints import HintReveal  # late: hints imports the lessons blueprint's helpers
 
     # An anonymous session's hint reveals go with its other work (the instructor counts shrink).
@@ -56,7 +60,8 @@ def maybe_expire() -> None:
 
 def init_app(app: Flask) -> None:
     """Run the cleanup before the views that store anonymous work; add `flask expire-anonymous`."""
-    for endpoint in ("progress.put_draft", "quizzes.api_answers", "quizzes.answer"):
+    for endpoint in ("progress.put_draft", "quizzes.api_answers", "quizzes.answer", "api.submit", "api.run",
+                     "progress.reveal_hint"):
         view = app.view_functions[endpoint]
 
         def cleaned(*args: Any, _view: Any = view, **kwargs: Any) -> Any:
@@ -67,6 +72,6 @@ def init_app(app: Flask) -> None:
 
     @app.cli.command("expire-anonymous")
     def expire_anonymous() -> None:
-        """Delete expired drafts and quiz attempts of anonymous sessions (for cron)."""
+        """Delete expired work of anonymous sessions (for cron)."""
         drafts, attempts = expire()
         click.echo(f"deleted {drafts} anonymous drafts and {attempts} anonymous quiz attempts")

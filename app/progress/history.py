@@ -11,6 +11,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from app.extensions import db
 from app.models import Submission, as_utc
+from app.stored_json import number_at, text_at
 
 # One page lists this many submissions without their code (each is fetched on demand), so a
 # page costs the same whether the learner stored 11 submissions or the quota's worth.
@@ -33,11 +34,12 @@ class Listed:
 
 
 _LISTED = (Submission.id, Submission.exercise_id, Submission.created_at, Submission.status,
-           Submission.result["status"].as_string(), Submission.result["score"].as_float())
+           text_at(Submission.result, "status"), number_at(Submission.result, "score"))
 
 
 def _listed(row: Any) -> Listed:
-    result = {"status": row[4], "score": row[5]} if row[3] == "done" and row[4] else None
+    # A done row whose document the database cannot read (app.stored_json) lists without a score.
+    result = {"status": row[4], "score": row[5]} if row[3] == "done" else None
     return Listed(row[0], row[1], row[2], row[3], result)
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from app.extensions import db
 from app.models import Submission
 from app.quizzes.models import QuizAttempt
+from app.stored_json import number_at, text_at
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,9 @@ def attempts(learners: Iterable[str] | None = None, *, checks: bool = True) -> l
 
 
 def _light(column: Any) -> tuple[Any, ...]:
-    # JSON paths: json_extract on SQLite, ->> on PostgreSQL; the document is not sent over.
-    return (column["status"].as_string(), column["score"].as_float(),
-            column["error_kind"].as_string())
+    # JSON paths: json_extract on SQLite, ->> on PostgreSQL; the document is not sent over,
+    # and one that is not valid JSON reads as NULL (app.stored_json).
+    return (text_at(column, "status"), number_at(column, "score"), text_at(column, "error_kind"))
 
 
 def _result(values: Any) -> dict[str, Any] | None:

@@ -62,6 +62,7 @@ def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: st
             # ... and the running cap (app.grading.running_cap) too: the test client's sessions
             # all share one address, one fairness key.
             "GRADING_MAX_RUNNING_PER_KEY": 1000,
+            "RUN_MAX_RUNNING_PER_KEY": 1000,
             **overrides,
         }
         app = create_app(config)

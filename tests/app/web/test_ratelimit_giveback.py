@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,9 +27,21 @@ from tests.app.accounts_helpers import GOOD, PASSWORD, QUIZ_ID, add_quiz, csrf_o
 
 SETTINGS = ["SUBMISSION_RATE_LIMIT", "SUBMISSION_ADDRESS_RATE_LIMIT", "LOGIN_RATE_LIMIT",
             "LOGIN_ADDRESS_RATE_LIMIT", "REGISTER_RATE_LIMIT", "PASSWORD_CHANGE_RATE_LIMIT",
-            "DRAFT_RATE_LIMIT", "DRAFT_ADDRESS_RATE_LIMIT", "QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT"]
+            "DRAFT_RATE_LIMIT", "DRAFT_ADDRESS_RATE_LIMIT", "QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT",
+            "RUN_ADDRESS_RATE_LIMIT", "HINT_RATE_LIMIT", "HINT_ADDRESS_RATE_LIMIT", "HISTORY_RATE_LIMIT"]
 EMAIL = "ada@example.org"
 DRAFT = "/api/exercises/add-numbers/draft"
+HINT = "/api/exercises/add-numbers/hints/adds/2"
+
+
+def add_hint(exercises: Path) -> None:
+    """A check with a hint ladder in add-numbers, so that a hint reveal reaches the database."""
+    folder = exercises / "add-numbers"
+    (folder / "tests" / "test_add.py").write_text(
+        "from grader import check\n\n@check('adds')\ndef test_add():\n    pass\n", encoding="utf-8")
+    (folder / "hints.toml").write_text(
+        '[adds]\nconcept = { en = "Plus adds.", ja = "足します。" }\napi = { en = "`+`", ja = "`+`" }\n',
+        encoding="utf-8")
 
 
 def form(client: FlaskClient, page: str, fields: dict[str, str], action: str | None = None) -> TestResponse:
@@ -72,12 +85,18 @@ CASES: dict[tuple[str, str], Case] = {
     ("quizzes.api_answers", "POST"): Case(
         lambda c: c.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"bits": 32}}),
         lambda c: c.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"bits": 32}})),
+    ("progress.reveal_hint", "POST"): Case(lambda c: c.post(HINT, json={}), lambda c: c.post(HINT, json={})),
+    ("progress.history", "GET"): Case(lambda c: c.get("/exercises/add-numbers/history"),
+                                      lambda c: c.get("/exercises/add-numbers/history")),
+    ("progress.submission", "GET"): Case(lambda c: c.get("/submissions/x"), lambda c: c.get("/submissions/x")),
+    ("progress.submission_code", "GET"): Case(lambda c: c.get("/submissions/x/code"),
+                                              lambda c: c.get("/submissions/x/code")),
 }
 
 # Which setting limits which route: each (route, setting) pair is one case of the test below.
 LIMITED = {
     ("api.submit", "POST"): {"SUBMISSION_RATE_LIMIT", "SUBMISSION_ADDRESS_RATE_LIMIT"},
-    ("api.run", "POST"): {"SUBMISSION_RATE_LIMIT", "SUBMISSION_ADDRESS_RATE_LIMIT"},
+    ("api.run", "POST"): {"SUBMISSION_RATE_LIMIT", "SUBMISSION_ADDRESS_RATE_LIMIT", "RUN_ADDRESS_RATE_LIMIT"},
     ("accounts.login", "POST"): {"LOGIN_RATE_LIMIT", "LOGIN_ADDRESS_RATE_LIMIT"},
     ("accounts.register", "POST"): {"REGISTER_RATE_LIMIT"},
     ("accounts.password", "POST"): {"PASSWORD_CHANGE_RATE_LIMIT"},
@@ -85,6 +104,10 @@ LIMITED = {
     ("progress.delete_draft", "DELETE"): {"DRAFT_RATE_LIMIT", "DRAFT_ADDRESS_RATE_LIMIT"},
     ("quizzes.answer", "POST"): {"QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT"},
     ("quizzes.api_answers", "POST"): {"QUIZ_RATE_LIMIT", "QUIZ_ADDRESS_RATE_LIMIT"},
+    ("progress.reveal_hint", "POST"): {"HINT_RATE_LIMIT", "HINT_ADDRESS_RATE_LIMIT"},
+    ("progress.history", "GET"): {"HISTORY_RATE_LIMIT"},
+    ("progress.submission", "GET"): {"HISTORY_RATE_LIMIT"},
+    ("progress.submission_code", "GET"): {"HISTORY_RATE_LIMIT"},
 }
 
 
@@ -103,6 +126,7 @@ def applied_limits(app: Flask) -> list[tuple[str | None, str, set[int]]]:
 
 def test_every_limit_of_every_route_has_a_case(make_app, content) -> None:
     add_quiz(content["exercises"])
+    add_hint(content["exercises"])
     amounts = {setting: 901 + n for n, setting in enumerate(SETTINGS)}  # one amount names one setting
     app = make_app(**{setting: f"{amount}/minute" for setting, amount in amounts.items()})
     seen = applied_limits(app)
@@ -149,6 +173,7 @@ def failing_database(app: Flask, after_limits: bool = True) -> dict[str, bool]:
     for route, settings in sorted(LIMITED.items()) for setting in sorted(settings)])
 def test_a_request_the_server_failed_never_counts(make_app, content, route, setting) -> None:
     add_quiz(content["exercises"])
+    add_hint(content["exercises"])
     # The limit under test allows 2 a minute; every other is out of the way.
     limits = {name: "1000/minute" for name in SETTINGS} | {setting: "2/minute"}
     app = make_app(**limits, RUN_MAX_PENDING_PER_LEARNER=1000, RUN_MAX_PENDING_PER_ANON_ADDRESS=1000)
