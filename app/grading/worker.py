@@ -13,7 +13,7 @@ from flask_babel import force_locale, gettext
 from sqlalchemy import select, update
 
 from app.extensions import db
-from app.grading import checks, jobs
+from app.grading import checks, jobs, regrade
 from app.grading.fairness import claim_fairest, claimable, fair_ids
 from app.grading.handle import get_queue
 from app.grading.kinds import SUBMISSIONS
@@ -173,9 +173,10 @@ def fair_order(app: Flask, kind: str | None, *, claimable_only: bool = False) ->
 def claimable_jobs(app: Flask, kind: str | None) -> int:
     """How many queued jobs of this queue (None: any) a free worker could claim now, the caps allowing.
 
-    Gradings, and the folder checks that ride the same queue (app.grading.checks).
+    Gradings, and the folder checks and regrades that ride the same queue (app.grading.checks, .regrade).
     """
-    return claimable(Submission, _queued(app, kind), running_cap(app.config)) + checks.claimable(app, kind)
+    return (claimable(Submission, _queued(app, kind), running_cap(app.config)) + checks.claimable(app, kind)
+            + regrade.claimable(app, kind))
 
 
 def _wake(app: Flask, kind: str | None) -> None:
@@ -203,11 +204,13 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
-            # No learner's grading to claim: a folder check, at background priority.
-            checked = checks.check_next(app, kind, token or str(uuid.uuid4()))
-            if checked is not None:
-                _wake(app, kind)  # its check slot is free again: a check waiting on it needs a token
-            return checked
+            # No learner's grading to claim: a folder check, else a regrade, at background priority.
+            background = token or str(uuid.uuid4())
+            done = (checks.check_next(app, kind, background)
+                    or regrade.regrade_next(app, kind, background, _run_grader))
+            if done is not None:
+                _wake(app, kind)  # its slot is free again: a check or regrade waiting on it needs a token
+            return done
         submission_id, claim = claimed
         try:
             _grade_claimed(app, submission_id, claim)
