@@ -47,7 +47,11 @@ Grade = Callable[["Flask", "Exercise | None", Submission, str], dict[str, Any]]
 
 
 class Refused(Exception):
-    """A regrade that may not start; the message says why (shown to the instructor or operator)."""
+    """A regrade that may not start; the message says why (to the operator), `reason` which (pages translate it)."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
 
 
 def _validates_now(app: Flask, exercise_id: str) -> bool:
@@ -98,12 +102,12 @@ def start(app: Flask, exercise_id: str, *, scope: str = "latest", requested_by: 
     now, or while another regrade of the exercise is under way.
     """
     if scope not in SCOPES:
-        raise Refused(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)}")
+        raise Refused("scope", f"unknown scope {scope!r}: use one of {', '.join(SCOPES)}")
     exercise = app.extensions["exercise_catalog"].get(exercise_id)
     if exercise is None or not exercise.kind.accepts_code:
-        raise Refused(f"no code exercise is called {exercise_id!r}")
+        raise Refused("unknown", f"no code exercise is called {exercise_id!r}")
     if not _validates_now(app, exercise_id):
-        raise Refused(f"the folder of {exercise_id} has not passed its check as it is now: "
+        raise Refused("not_validated", f"the folder of {exercise_id} has not passed its check as it is now: "
                       "validate it first (its submissions would be graded by broken tests)")
     close_finished()
     run = RegradeRun(exercise_id=exercise_id, scope=scope, requested_by=requested_by, active=exercise_id,
@@ -113,7 +117,7 @@ def start(app: Flask, exercise_id: str, *, scope: str = "latest", requested_by: 
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise Refused(f"a regrade of {exercise_id} is under way: wait for it to finish") from None
+        raise Refused("under_way", f"a regrade of {exercise_id} is under way: wait for it to finish") from None
     ids = _submission_ids(exercise_id, scope)
     db.session.add_all(Regrade(run_id=run.id, submission_id=sub_id, exercise_id=exercise_id) for sub_id in ids)
     run.total = len(ids)
@@ -172,7 +176,8 @@ def regrade_next(app: Flask, queue: str | None, token: str, grade: Grade) -> str
     return regrade_id
 
 
-def _score(result: dict[str, Any] | None) -> float | None:
+def result_score(result: dict[str, Any] | None) -> float | None:
+    """A results document's score (0 to 1), None when it has none."""
     score = (result or {}).get("score")
     return float(score) if isinstance(score, int | float) else None
 
@@ -191,8 +196,8 @@ def changed_checks(old: dict[str, Any] | None, new: dict[str, Any] | None) -> li
 def _store(regrade_id: str, token: str, submission_id: str, old: dict[str, Any] | None,
            new: dict[str, Any] | None, note: str | None) -> bool:
     """End the job and replace the submission's result in ONE transaction, only while this claim holds the job."""
-    values = {"old_result": old, "old_score": _score(old), "note": note,
-              "new_result": new, "new_score": _score(new) if new else None,
+    values = {"old_result": old, "old_score": result_score(old), "note": note,
+              "new_result": new, "new_score": result_score(new) if new else None,
               "changed": changed_checks(old, new) if new else []}
     ended = db.session.execute(
         update(Regrade).where(Regrade.id == regrade_id, Regrade.claimed_by == token, Regrade.status == "running")
@@ -256,3 +261,11 @@ def resume(app: Flask, exercise_id: str) -> RegradeRun | None:
     if run is not None:
         wake(app)
     return run
+
+
+def latest_of(submission_id: str) -> Regrade | None:
+    """The submission's newest regrade that gave it a new result (its note for the learner), if any."""
+    return db.session.scalar(
+        select(Regrade).where(Regrade.submission_id == submission_id, Regrade.status == "done",
+                              Regrade.new_score.is_not(None))
+        .order_by(Regrade.finished_at.desc()).limit(1))
