@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import click
-from flask import current_app
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.grading import regrade as regrading
@@ -37,13 +37,16 @@ def regrade_command(exercise: str, every: bool, no_wait: bool) -> None:
     local = isinstance(app.extensions["grading_queue"], InProcessQueue)
     if no_wait and not local:
         return
-    _follow(app, run.id, run.total)
+    _follow(app, exercise, run.id, run.total)
 
 
-def _follow(app: object, run_id: str, total: int) -> None:
-    """Print the progress until every job of the run is done."""
-    shown = -1
+def _follow(app: Flask, exercise: str, run_id: str, total: int) -> None:
+    """Print the progress until every job of the run is done; every 10 s, take over jobs of dead workers."""
+    shown, rounds = -1, 0
     while True:
+        rounds += 1
+        if rounds % 10 == 0:
+            regrading.resume(app, exercise)
         found = regrading.counts(run_id)
         if found["done"] != shown:
             shown = found["done"]
