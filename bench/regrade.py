@@ -8,8 +8,9 @@ address) submit correct code, wait for the result, think a second and
 submit again, for SECONDS; first with nothing else running, then again while a regrade of
 STORED submissions runs. Grading is a stand-in that sleeps GRADE_S (the same for learners and
 regrades), so the figures measure the queue, not the sandbox. Prints each phase's learner
-submit->result p50/p90 (polled every 0.2 s, as often as a page would), the p90 change, how many submissions the regrade got through during the
-class, and, once it has finished, whether every stored submission was graded exactly once.
+submit->result p50/p90 (polled every 0.2 s), the p90 change, how many submissions the regrade
+got through during the class, and, once it has finished, whether every stored submission was
+graded exactly once. --again runs the class alone once more (the regrade held): the host's noise.
 """
 
 from __future__ import annotations
