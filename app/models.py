@@ -180,7 +180,7 @@ class ExerciseValidation(db.Model):  # type: ignore[name-defined,misc]
 
 
 class SpentToken(db.Model):  # type: ignore[name-defined,misc]
-    """A queue token (a Celery delivery's id) that began its pick: it will never claim a job again.
+    """A queue token (a Celery delivery's id) that claimed a job: it will never claim another.
 
     The sweep counts delivered tokens as "on their way" unless they are here, so a delivery whose
     worker died, or whose job was given back and taken by another token, is never counted as

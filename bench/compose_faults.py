@@ -32,15 +32,17 @@ EXERCISE = "tensors-broadcast"
 LABEL_WORKER = "learnai.worker"
 
 
-INSTRUCTOR = ("teacher@example.org", "compose-faults-Teacher-7")
+INSTRUCTOR = ("teacher@example.org", "Sakura-Lantern-4417-faults")
 
 
 def compose(*args: str) -> None:
     env = {**os.environ, "COMPOSE_PROJECT_NAME": PROJECT, "WEB_PORT": str(PORT), "WEB_BIND": "127.0.0.1",
            "SECRET_KEY": "compose-faults",
            "DOCKER_GID": str(os.stat("/var/run/docker.sock").st_gid)}
-    subprocess.run(["docker-compose", "-f", str(REPO / "compose.yaml"), *args], check=True, env=env, cwd=REPO,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+    done = subprocess.run(["docker-compose", "-f", str(REPO / "compose.yaml"), *args], env=env, cwd=REPO,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"docker-compose {' '.join(args[:3])} failed: {done.stderr.decode(errors='replace')[-2000:]}")
 
 
 def wait(check: Any, timeout: float, what: str, every: float = 0.5) -> Any:

@@ -79,25 +79,18 @@ def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
 
     The claim carries this message's id, which is what ties the job to Celery's delivery.
     """
-    from app.grading.jobs import spend
     from app.grading.worker import grade_next
 
-    app = flask_app()
-    with app.app_context():
-        spend(self.request.id)  # from here on this delivery never counts as on its way (the sweep)
-    return grade_next(app, kind, token=self.request.id)
+    # The claim records this delivery as spent: the sweep never counts it as on its way again.
+    return grade_next(flask_app(), kind, token=self.request.id)
 
 
 @celery.task(name=RUN_TASK, bind=True, Request=GradingRequest)
 def run(self: Any, run_id: str = "") -> str | None:
     """A token for one Run (the Run button): run the fairest queued one (`-Q runs` workers)."""
-    from app.grading.jobs import spend
     from app.grading.runs import run_next
 
-    app = flask_app()
-    with app.app_context():
-        spend(self.request.id)
-    return run_next(app, token=self.request.id)
+    return run_next(flask_app(), token=self.request.id)
 
 
 @worker_ready.connect

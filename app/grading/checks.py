@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -116,15 +117,17 @@ def claimable(app: Flask, queue: str | None) -> int:
     return len(_queued(app, queue)[:_max_running(app)])
 
 
-def _claim(app: Flask, exercise_id: str, token: str) -> str | None:
+def _claim(app: Flask, exercise_id: str, token: str | None = None) -> str | None:
+    """Claim the check if fewer than CHECK_MAX_RUNNING run; the claim's token (a delivery's, or a new one) or None."""
+    delivery, token = token is not None, token or str(uuid.uuid4())
     if db.session.get_bind().dialect.name == "postgresql":
         db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CLAIM_LOCK})
     other = aliased(ExerciseValidation)
     running = select(func.count()).select_from(other).where(other.state == "running").scalar_subquery()
-    return token if jobs.claim(CHECKS, exercise_id, token, running < _max_running(app)) else None
+    return token if jobs.claim(CHECKS, exercise_id, token, running < _max_running(app), delivery=delivery) else None
 
 
-def check_next(app: Flask, queue: str | None, token: str) -> str | None:
+def check_next(app: Flask, queue: str | None, token: str | None = None) -> str | None:
     """Claim and run the oldest queued check of this queue (called when no grading was claimable); its id."""
     claimed = claim_fairest(lambda: _queued(app, queue), lambda exercise_id: _claim(app, exercise_id, token))
     if claimed is None:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import delete, insert, inspect, select, update
-from sqlalchemy.exc import IntegrityError
 
 from app.extensions import db
 from app.grading.clock import db_now
@@ -34,7 +33,8 @@ class JobKind:
     """What one kind of job is: its table, its lane, and what becomes of it when its worker is lost.
 
     `lane` is where its tokens go: "grading" (the cpu/gpu queues, where gradings run) or "runs".
-    A `background` kind is claimed only when no learner's job of its lane is claimable.
+    A `background` kind is claimed only when no learner's job of its lane is claimable
+    (app.grading.worker.BACKGROUND says how, in order).
     `ended(row)` gives the values a job ends with once it may not be tried again: always for a
     kind that is not `retried` (a Run is never run twice), after GRADING_MAX_ATTEMPTS otherwise.
     """
@@ -63,19 +63,23 @@ class JobKind:
         return {getattr(self.model, renamed.get(name, name)): value for name, value in named.items()}
 
 
-def claim(kind: JobKind, job_id: str, token: str, *guard: Any) -> bool:
+def claim(kind: JobKind, job_id: str, token: str, *guard: Any, delivery: bool = False) -> bool:
     """queued -> running in one statement (and one more attempt), so two workers never take one job.
 
     `guard`: more WHERE conditions the claim must meet in the same statement (a running cap).
+    `delivery`: the token is a queue delivery's id (Celery's), recorded as spent with the claim
+    (spent_tokens), in the same transaction, so the sweep never counts it as on its way again.
     """
     now = db_now()
     claimed = db.session.execute(
         update(kind.model).where(kind.key == job_id, kind.status == "queued", *guard)
         .values(kind.values(status="running", started_at=now, heartbeat_at=now, claimed_by=token,
                             attempts=kind.model.attempts + 1))
-    )
+    ).rowcount == 1  # type: ignore[attr-defined]
+    if claimed and delivery and db.session.get(SpentToken, token) is None:  # a redelivery is spent already
+        db.session.execute(insert(SpentToken).values(token=token, spent_at=db_now()))
     db.session.commit()
-    return claimed.rowcount == 1  # type: ignore[attr-defined, no-any-return]
+    return claimed
 
 
 def store(kind: JobKind, job_id: str, token: str, **values: Any) -> bool:
@@ -208,27 +212,8 @@ def restart(app: Flask, kind: JobKind) -> list[str]:
     return [str(job_id) for job_id in ids]
 
 
-def spend(token: str) -> None:
-    """Record that this token (a Celery delivery's id) began its pick: from now on it never counts as on its way.
-
-    Written before the pick, so a token whose worker dies at any later moment, or whose job is
-    given back and claimed by another token, is never taken for one that will still claim
-    (app.grading.maintenance.unspent). If the database is away this raises, the task fails
-    before its pick, its message is acknowledged and gone, and the sweep publishes another.
-    A redelivered message (same id) is already spent: the sweep may publish one surplus token.
-    """
-    if db.session.get(SpentToken, token) is not None:
-        db.session.commit()
-        return
-    try:
-        db.session.execute(insert(SpentToken).values(token=token, spent_at=db_now()))
-        db.session.commit()
-    except IntegrityError:  # the same delivery, redelivered, raced itself: spent either way
-        db.session.rollback()
-
-
 def spent(tokens: list[str]) -> set[str]:
-    """Those of `tokens` that began a pick (spend)."""
+    """Those of `tokens` that claimed a job (claim with `delivery`): they will never claim another."""
     found = set(db.session.scalars(select(SpentToken.token).where(SpentToken.token.in_(tokens))))
     db.session.commit()
     return found

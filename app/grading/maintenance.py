@@ -32,12 +32,13 @@ def claimable_by_kind(app: Flask) -> dict[str, int]:
 
 
 def unspent(app: Flask, reserved: list[str]) -> int:
-    """How many of these delivered tokens will still pick a job: those that never began a pick.
+    """How many of these delivered tokens will still claim a job: those that never claimed one.
 
-    A token that began its pick is spent (app.grading.jobs.spend), whether it claimed a job,
-    found none, is grading now, or died with its worker; and it stays spent when its job is
-    given back and claimed by another token. A worker that reconnects after a Redis loss
-    reserves tokens while it is busy: without counting those, every round would publish them again.
+    A token that claimed a job is spent (recorded with its claim, app.grading.jobs.claim),
+    whether its job runs, ended, or died with its worker; and it stays spent when its job is
+    given back and claimed by another token (a job's claimed_by no longer names it then). A
+    worker that reconnects after a Redis loss reserves tokens while it is busy: without counting
+    those, every round would publish them again.
     """
     if not reserved:
         return 0

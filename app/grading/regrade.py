@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -158,15 +159,17 @@ def claimable(app: Flask, queue: str | None) -> int:
     return len(_queued(app, queue)[:max_running(app)])
 
 
-def _claim(app: Flask, regrade_id: str, token: str) -> str | None:
+def _claim(app: Flask, regrade_id: str, token: str | None) -> str | None:
+    """Claim the regrade if fewer than REGRADE_MAX_RUNNING run; the token (a delivery's, or a new one) or None."""
+    delivery, token = token is not None, token or str(uuid.uuid4())
     if db.session.get_bind().dialect.name == "postgresql":
         db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CLAIM_LOCK})
     other = aliased(Regrade)
     running = select(func.count()).select_from(other).where(other.status == "running").scalar_subquery()
-    return token if jobs.claim(REGRADES, regrade_id, token, running < max_running(app)) else None
+    return token if jobs.claim(REGRADES, regrade_id, token, running < max_running(app), delivery=delivery) else None
 
 
-def regrade_next(app: Flask, queue: str | None, token: str, grade: Grade) -> str | None:
+def regrade_next(app: Flask, queue: str | None, token: str | None, grade: Grade) -> str | None:
     """Claim and run the oldest queued regrade of this queue (when no grading or check was claimable); its id."""
     claimed = claim_fairest(lambda: _queued(app, queue), lambda regrade_id: _claim(app, regrade_id, token))
     if claimed is None:

@@ -60,8 +60,8 @@ def _claim(run_id: str, token: str | None = None) -> str | None:
 
     Celery workers pass their message's id, so a worker whose pool process died ends the Run at once.
     """
-    token = token or str(uuid.uuid4())
-    return token if jobs.claim(RUNS, run_id, token) else None
+    delivery, token = token is not None, token or str(uuid.uuid4())
+    return token if jobs.claim(RUNS, run_id, token, delivery=delivery) else None
 
 
 def bounded(doc: dict[str, Any]) -> dict[str, Any]:

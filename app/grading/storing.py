@@ -46,7 +46,7 @@ def store_finished(app: Flask, job: str, doc: dict[str, Any], *,
                 if tries > 1:
                     log.warning("stored the result of %s after %d tries", job, tries)
                 return True
-            log.warning("%s was taken over (or stopped) while it ran; result dropped", job)
+            log.warning("%s was stopped or taken over while it ran; its result is dropped", job)
             return False
         except UNREACHABLE:
             _rollback()

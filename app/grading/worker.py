@@ -32,6 +32,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
+# Background work on the grading queues, in priority order, each taken only when no learner's
+# grading is claimable: (claim and run the next job of a queue, how many a free worker could
+# claim now). Folder checks first (a broken folder is hidden from learners sooner), then regrades.
+
+
+def _regrade_next(app: Flask, kind: str | None, token: str | None) -> str | None:
+    """The next regrade, graded through the learners' own path (_run_grader, looked up when called)."""
+    return regrade.regrade_next(app, kind, token, _run_grader)
+
+
+BACKGROUND: tuple[tuple[Callable[[Flask, str | None, str | None], str | None],
+                        Callable[[Flask, str | None], int]], ...] = ((checks.check_next, checks.claimable),
+                                                                     (_regrade_next, regrade.claimable))
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 
@@ -53,9 +66,10 @@ def _claim(submission_id: str, token: str | None = None) -> str | None:
     already has GRADING_MAX_RUNNING_PER_KEY gradings running is not claimed
     (app.grading.running_cap): None, as when another worker won it.
     """
-    token = token or str(uuid.uuid4())
+    delivery, token = token is not None, token or str(uuid.uuid4())
     lock_key(submission_id)
-    claimed = jobs.claim(SUBMISSIONS, submission_id, token, under_cap(running_cap(current_app.config)))
+    claimed = jobs.claim(SUBMISSIONS, submission_id, token, under_cap(running_cap(current_app.config)),
+                         delivery=delivery)
     return token if claimed else None
 
 
@@ -175,8 +189,8 @@ def claimable_jobs(app: Flask, kind: str | None) -> int:
 
     Gradings, and the folder checks and regrades that ride the same queue (app.grading.checks, .regrade).
     """
-    return (claimable(Submission, _queued(app, kind), running_cap(app.config)) + checks.claimable(app, kind)
-            + regrade.claimable(app, kind))
+    return (claimable(Submission, _queued(app, kind), running_cap(app.config))
+            + sum(count(app, kind) for _, count in BACKGROUND))
 
 
 def _wake(app: Flask, kind: str | None) -> None:
@@ -204,13 +218,13 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
-            # No learner's grading to claim: a folder check, else a regrade, at background priority.
-            background = token or str(uuid.uuid4())
-            done = (checks.check_next(app, kind, background)
-                    or regrade.regrade_next(app, kind, background, _run_grader))
-            if done is not None:
-                _wake(app, kind)  # its slot is free again: a check or regrade waiting on it needs a token
-            return done
+            # No learner's grading to claim: background work (folder checks, regrades), in its order.
+            for take_next, _ in BACKGROUND:
+                done = take_next(app, kind, token)
+                if done is not None:
+                    _wake(app, kind)  # its slot is free again: a job waiting on it needs a token
+                    return done
+            return None
         submission_id, claim = claimed
         try:
             _grade_claimed(app, submission_id, claim)
