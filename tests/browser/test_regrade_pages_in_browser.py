@@ -48,6 +48,16 @@ def finished_run(app, changed: str, unchanged: str) -> None:
         db.session.remove()
 
 
+def signed_in(browser, viewport, base: str, email: str, lang: str):
+    """A new browser window of this size, logged in, reading pages in `lang`."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    log_in(page, base, email)
+    if lang == "ja":
+        page.goto(base + "/lang/ja?next=/")
+    return context, page
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["390", "1280"])
 def test_the_report_and_the_learner_s_note(browser, live_app, viewport, lang):
@@ -59,11 +69,7 @@ def test_the_report_and_the_learner_s_note(browser, live_app, viewport, lang):
     finished_run(app, changed, unchanged)
     make_account(app, "teach@example.org", role="instructor")
 
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    log_in(page, base, "teach@example.org")
-    if lang == "ja":
-        page.goto(base + "/lang/ja?next=/")
+    context, page = signed_in(browser, viewport, base, "teach@example.org", lang)
     page.goto(f"{base}/instructor/exercises/{CODE_EXERCISE}")
     page.locator("#regrade").scroll_into_view_if_needed()
     assert page.locator(".regrade-form button[type=submit]").is_visible()
@@ -77,11 +83,7 @@ def test_the_report_and_the_learner_s_note(browser, live_app, viewport, lang):
     page.screenshot(path=f"/tmp/regrade-report-{lang}-{viewport['width']}.png", full_page=True)
     context.close()
 
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    log_in(page, base, "a-learner-with-a-rather-long-address@example.org")
-    if lang == "ja":
-        page.goto(base + "/lang/ja?next=/")
+    context, page = signed_in(browser, viewport, base, "a-learner-with-a-rather-long-address@example.org", lang)
     page.goto(f"{base}/submissions/{changed}")
     note = page.locator(".regraded-note")
     assert NOTE[lang] in note.inner_text() and note.is_visible()
