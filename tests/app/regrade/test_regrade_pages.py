@@ -86,3 +86,19 @@ def test_report_lists_changed_verdicts_first_and_the_learner_reads_the_note(make
     overview = teacher.get("/instructor/").get_data(as_text=True)
     row = overview[overview.index(f'data-exercise="{EXERCISE}"'):]
     assert "50% <span class=\"meta\">(1/2)</span>" in row[:800]  # the overview's pass rate follows
+
+
+def test_the_history_fragment_is_not_served_stale_after_a_regrade(make_app):
+    app = make_app(GRADER_WORKERS=1)
+    make_user(app, "fixed@example.org")
+    (fixed_id,) = store_submissions(app, [(_key(app, "fixed@example.org"), GOOD, old_result(False, 0.6))])
+    learner = app.test_client()
+    login(learner, "fixed@example.org")
+    before = learner.get(f"/submissions/{fixed_id}/code")
+    assert before.status_code == 200 and "data-regraded" not in before.get_data(as_text=True)
+    mark_validated(app)
+    with app.app_context():
+        regrade.start(app, EXERCISE)
+    wait_until(lambda: _finished(app), 60, "the regrade to finish")
+    after = learner.get(f"/submissions/{fixed_id}/code", headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and "was 60%, now 100%" in after.get_data(as_text=True)
