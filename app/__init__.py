@@ -11,7 +11,7 @@ from flask import Flask
 from app import assets, config, content, crossorigin, errors, i18n, ratelimits, security, sqlite_wal, theme
 from app.accounts import login
 from app.extensions import db, migrate
-from app.grading import queue
+from app.grading import queue, regrade_cli
 from app.progress import expiry, quota
 
 
@@ -66,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ratelimits.init_app(app)  # wraps views, so after the blueprints
     quota.init_app(app)  # wraps them again: the quota answers before any limit counts
     expiry.init_app(app)  # anonymous drafts and attempts expire at write time
+    app.cli.add_command(regrade_cli.regrade_command)  # `flask regrade EXERCISE [--all]`
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
         # In-process: what a stopped server left gets its threads; Celery's workers sweep their own.

@@ -1,7 +1,7 @@
 """The kinds of background job and what each becomes when its worker is lost (app.grading.jobs runs them all).
 
 Submissions and folder checks ride the grading queues (cpu/gpu), checks at background priority;
-Runs have their own lane. A regrade is one more kind here: its model, lane "grading", background.
+Runs have their own lane. Regrades (app.grading.regrade) ride the grading queues behind checks.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.grading.jobs import JobKind
+from app.grading.regrade_models import Regrade
 from app.models import ExerciseValidation, Run, Submission
 from grader.api import error_result, run_failed
 
@@ -42,4 +43,10 @@ CHECKS = JobKind(
     ended=lambda row: {"ok": False, "broken": False,
                        "problems": [f"could not be checked: its worker stopped {row.attempts} times"]})
 
-KINDS = {kind.name: kind for kind in (SUBMISSIONS, RUNS, CHECKS)}
+# A regrade lost GRADING_MAX_ATTEMPTS times ends without a new result: the submission keeps its own.
+REGRADES = JobKind(
+    "regrade", Regrade, lane="grading", retried=True, background=True,
+    ended=lambda row: {"new_result": None, "changed": [],
+                       "note": f"not regraded: its worker stopped {row.attempts} times"})
+
+KINDS = {kind.name: kind for kind in (SUBMISSIONS, RUNS, CHECKS, REGRADES)}

@@ -13,7 +13,7 @@ from flask_babel import force_locale, gettext
 from sqlalchemy import select, update
 
 from app.extensions import db
-from app.grading import checks, jobs
+from app.grading import checks, jobs, regrade
 from app.grading.fairness import claim_fairest, claimable, fair_ids
 from app.grading.handle import get_queue
 from app.grading.kinds import SUBMISSIONS
@@ -34,9 +34,17 @@ log = logging.getLogger(__name__)
 GradeFunction = Callable[..., dict[str, Any]]
 # Background work on the grading queues, in priority order, each taken only when no learner's
 # grading is claimable: (claim and run the next job of a queue, how many a free worker could
-# claim now). A regrade kind adds its pair here, after the checks or before them.
+# claim now). Folder checks first (a broken folder is hidden from learners sooner), then regrades.
+
+
+def _regrade_next(app: Flask, kind: str | None, token: str | None) -> str | None:
+    """The next regrade, graded through the learners' own path (_run_grader, looked up when called)."""
+    return regrade.regrade_next(app, kind, token, _run_grader)
+
+
 BACKGROUND: tuple[tuple[Callable[[Flask, str | None, str | None], str | None],
-                        Callable[[Flask, str | None], int]], ...] = ((checks.check_next, checks.claimable),)
+                        Callable[[Flask, str | None], int]], ...] = ((checks.check_next, checks.claimable),
+                                                                     (_regrade_next, regrade.claimable))
 
 # Shown to the learner when grading failed on the platform's side (never their fault).
 
@@ -179,7 +187,7 @@ def fair_order(app: Flask, kind: str | None, *, claimable_only: bool = False) ->
 def claimable_jobs(app: Flask, kind: str | None) -> int:
     """How many queued jobs of this queue (None: any) a free worker could claim now, the caps allowing.
 
-    Gradings, and the folder checks that ride the same queue (app.grading.checks).
+    Gradings, and the folder checks and regrades that ride the same queue (app.grading.checks, .regrade).
     """
     return (claimable(Submission, _queued(app, kind), running_cap(app.config))
             + sum(count(app, kind) for _, count in BACKGROUND))
@@ -210,7 +218,7 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
-            # No learner's grading to claim: background work (folder checks), in its order.
+            # No learner's grading to claim: background work (folder checks, regrades), in its order.
             for take_next, _ in BACKGROUND:
                 done = take_next(app, kind, token)
                 if done is not None:

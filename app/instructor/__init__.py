@@ -14,4 +14,4 @@ def _instructors_only() -> None:
         abort(403)
 
 
-from app.instructor import api, routes  # noqa: E402,F401  (registers the views on bp)
+from app.instructor import api, regrade_routes, routes  # noqa: E402,F401  (registers the views on bp)

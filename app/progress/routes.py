@@ -26,6 +26,7 @@ from app.progress.code_view import code_block
 from app.progress.diff import submission_diff
 from app.progress.documents import blocked_by
 from app.progress.history import page, previous_of
+from app.progress.regraded import regraded_tag
 from app.progress.status import by_lesson
 from grader.api import Exercise, ExerciseLoadError, load_quiz
 from grader.api import check_titles as titles_from_tests
@@ -134,7 +135,8 @@ def submission_code(submission_id: str) -> Response:
     """One submission's feedback, code and diff with the one before, as a fragment the
     history page fetches when an entry is opened; the same owner check as the submission page.
 
-    A graded submission never changes, nor does the one before it: the fragment carries an
+    A graded submission changes only when regraded (its regrade is in the tag), the one before it
+    not at all: the fragment carries an
     ETag, and a browser opening the entry again gets 304 without a render (the access check
     still runs first).
     """
@@ -147,6 +149,7 @@ def submission_code(submission_id: str) -> Response:
         return _private(_entry_body(found, previous, restorable))
     tag = hashlib.sha256("\n".join((
         _RENDERER, found.id, previous.id if previous else "", current_lang(), str(restorable),
+        regraded_tag(found.id),
     )).encode("utf-8")).hexdigest()[:32]
     if tag in request.if_none_match:
         response = Response(status=304)

@@ -26,7 +26,7 @@ from tests.app.web_helpers import keyword_grader
 
 REPO = Path(__file__).resolve().parents[2]
 
-TABLES = ["users", "submissions", "drafts", "quiz_attempts", "exercise_validations", "runs"]
+TABLES = ["users", "submissions", "drafts", "quiz_attempts", "exercise_validations", "runs", "regrade_runs", "regrades"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

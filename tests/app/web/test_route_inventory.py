@@ -88,6 +88,9 @@ FILL: dict[str, Callable[[World], list[str]]] = {
     "instructor.exercise": lambda w: [*(f"/instructor/exercises/{i}" for i in CODE_IDS + QUIZ_IDS),
                                       "/instructor/exercises/nope"],
     "instructor.stats": lambda w: ["/api/instructor/stats"],
+    "instructor.regrade_report": lambda w: [*(f"/instructor/exercises/{i}/regrade" for i in CODE_IDS[:2]),
+                                            f"/instructor/exercises/{w.quiz}/regrade",
+                                            "/instructor/exercises/nope/regrade"],
     "static": lambda w: ["/static/css/site.css", "/static/nope.js"],
 }
 
