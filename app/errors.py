@@ -13,6 +13,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
+from app.extensions import db
+
 log = logging.getLogger(__name__)
 
 # The database or Redis did not answer: the request may succeed in a moment, so it is a 503
@@ -54,8 +56,6 @@ def unavailable(error: str, message: str) -> tuple[Response | str, int]:
 
 def _handle_unreachable(exc: Exception) -> tuple[Response | str, int]:
     log.warning("%s on %s: %s", type(exc).__name__, request.path, str(exc).splitlines()[0] if str(exc) else "")
-    from app.extensions import db
-
     try:
         db.session.rollback()
     except UNREACHABLE:

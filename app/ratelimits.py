@@ -14,8 +14,10 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from app import ratelimit_giveback
+from app.accounts.forms import LoginForm
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
+from app.accounts.users import find_by_email
 from app.errors import UNREACHABLE, json_error
 from app.extensions import db
 
@@ -47,8 +49,6 @@ def logged_in() -> bool:
 def known_account() -> bool:
     """The login form names an existing account: its failures are counted per address and
     email (login_key), so the address-wide limit is left to sprays of unknown emails."""
-    from app.accounts.users import find_by_email  # late: users imports the models
-
     try:
         return find_by_email(request.form.get("email", "")[:254]) is not None
     except UNREACHABLE:
@@ -105,8 +105,6 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
                     "Wait a moment, then run it again.", limit=str(exc.limit.limit))
         return json_error(429, "too_many_runs", message)
     if request.endpoint == "accounts.login":
-        from app.accounts.forms import LoginForm
-
         message = _("Too many login attempts. Wait a minute, then try again.")
         return render_template("accounts/login.html", form=LoginForm(), error=message), 429
     if request.endpoint == "accounts.register":

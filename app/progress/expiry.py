@@ -14,6 +14,7 @@ from sqlalchemy import delete
 
 from app.extensions import db
 from app.models import utcnow
+from app.progress.hints import HintReveal
 from app.progress.models import Draft
 from app.quizzes.models import QuizAttempt
 
@@ -37,8 +38,6 @@ def expire(now: Any = None) -> tuple[int, int]:
         _anonymous(Draft.learner), Draft.updated_at < cutoff)).rowcount
     attempts = db.session.execute(delete(QuizAttempt).where(
         _anonymous(QuizAttempt.learner), QuizAttempt.created < cutoff)).rowcount
-    from app.progress.hints import HintReveal  # late: hints imports the lessons blueprint's helpers
-
     # An anonymous session's hint reveals go with its other work (the instructor counts shrink).
     db.session.execute(delete(HintReveal).where(_anonymous(HintReveal.learner), HintReveal.created_at < cutoff))
     db.session.commit()
