@@ -9,9 +9,12 @@ from flask_babel import gettext as _
 from markupsafe import escape
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from sqlalchemy import text
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
+
+from app.extensions import db
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +64,6 @@ def _permanent(exc: Exception) -> bool:
 
 def _bad_rows() -> str:
     """The rows whose stored JSON the database cannot read (SQLite), for the log line."""
-    from sqlalchemy import text
-
-    from app.extensions import db
-
     found = []
     try:
         db.session.rollback()
@@ -91,8 +90,6 @@ def _handle_unreachable(exc: Exception) -> tuple[Response | str, int]:
     if _permanent(exc):
         return _handle_data_error(exc)
     log.warning("%s on %s: %s", type(exc).__name__, request.path, str(exc).splitlines()[0] if str(exc) else "")
-    from app.extensions import db
-
     try:
         db.session.rollback()
     except UNREACHABLE:

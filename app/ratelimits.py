@@ -14,6 +14,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from app import ratelimit_giveback
+from app.accounts.forms import LoginForm
 from app.accounts.identity import learner_key
 from app.accounts.models import normalize_email
 from app.errors import json_error
@@ -87,8 +88,6 @@ def too_many(exc: RateLimitExceeded) -> tuple[Response | str, int]:
                     "Wait a moment, then run it again.", limit=str(exc.limit.limit))
         return json_error(429, "too_many_runs", message)
     if request.endpoint == "accounts.login":
-        from app.accounts.forms import LoginForm
-
         message = _("Too many login attempts. Wait a minute, then try again.")
         return render_template("accounts/login.html", form=LoginForm(), error=message), 429
     if request.endpoint == "accounts.register":

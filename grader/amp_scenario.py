@@ -2,7 +2,7 @@
 
 Pure data (no torch): the loader validates it with the rest of exercise.toml, so a wrong
 setting is reported as `exercise.toml: field 'amp.<name>': ...`; the runner side
-(grader.scenarios.amp) and the checks (grader.amp) read their settings from it.
+(grader.amp.run) and the checks (grader.amp) read their settings from it.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Scenario(BaseModel):
         return names
 
     def params(self, entry: str | None = None) -> dict[str, Any]:
-        """What grader.scenarios.amp's run_traced reads: the one source of the run's settings."""
+        """What grader.amp.run.run_traced reads: the one source of the run's settings."""
         kwargs: dict[str, Any] = {}
         if self.clips:
             kwargs[CLIP_ARGUMENT] = self.max_norm

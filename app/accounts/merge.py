@@ -8,6 +8,7 @@ from sqlalchemy import select, update
 
 from app.extensions import db
 from app.models import Submission
+from app.progress.hints import HintReveal
 from app.progress.models import Draft
 from app.quizzes.models import QuizAttempt
 
@@ -34,8 +35,6 @@ def _merge_drafts(anonymous: str, account: str) -> None:
 
 def _merge_hint_reveals(anonymous: str, account: str) -> None:
     """Move hint reveals over; one the account already has is kept once (the table is unique)."""
-    from app.progress.hints import HintReveal  # late: the progress package imports accounts
-
     seen = {(r.exercise_id, r.check_id, r.rung) for r in db.session.scalars(
         select(HintReveal).where(HintReveal.learner == account))}
     for reveal in db.session.scalars(select(HintReveal).where(HintReveal.learner == anonymous)).all():

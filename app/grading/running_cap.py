@@ -31,7 +31,9 @@ from sqlalchemy.orm import aliased
 
 from app.extensions import db
 from app.grading.fairness import accounts_busy, claimable, fairness_key
-from app.models import Submission
+from app.grading.handle import get_queue
+from app.grading.kinds import RUNS
+from app.models import Run, Submission
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -115,9 +117,6 @@ def wake_runs(app: Flask) -> None:
     A token that came while that Run was held back by a cap found nothing and was spent;
     without this it would wait for the next Run pressed anywhere (or the Celery sweep).
     """
-    from app.grading.handle import get_queue  # late: the queue imports the workers
-    from app.models import Run
-
     try:
         with app.app_context():
             queued = db.session.execute(select(Run.id, Run.learner, Run.anon_address, Run.created_at)
@@ -125,6 +124,6 @@ def wake_runs(app: Flask) -> None:
             if not queued or claimable(Run, queued, run_cap(app.config)) == 0:
                 db.session.commit()
                 return
-            get_queue(app).enqueue_run(queued[0].id)
+            get_queue(app).enqueue(RUNS.name, queued[0].id)
     except Exception:  # the database or Redis away for a moment: the sweep publishes missing tokens
         log.warning("could not wake a Run worker", exc_info=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 
@@ -12,14 +11,12 @@ from werkzeug.wrappers import Response
 from app.accounts.identity import learner_key
 from app.content import exercise_catalog, lesson_catalog
 from app.content.lessons import LessonPart
+from app.content.toc import TocEntry, table_of_contents
 from app.exercises.availability import unavailable_ids
 from app.i18n import current_lang
 from app.lessons import bp
 from app.progress.aggregates import learner_progress
 
-# Headings as app/content/markdown.py renders them: <h2 id="...">text <a class="header-anchor"...
-_HEADING = re.compile(r'<h([23]) id="([^"]+)">(.*?)\s*<a class="header-anchor"', re.S)
-_TAG = re.compile(r"<[^>]+>")
 # A lesson's own last section may already introduce its exercises ("What the exercises
 # cover", "演習"); the page then lists them under it instead of repeating the heading.
 _EXERCISES_HEADING = re.compile(r"exercise|演習", re.I)
@@ -28,19 +25,6 @@ _TITLE = re.compile(r"\A\s*<h1>(.*?)</h1>\s*", re.S)
 # Ids the lesson page gives its own elements (base.html, lesson.html): a heading must not reuse one.
 PAGE_IDS = frozenset({"main", "toc-heading", "toc-summary", "lesson-text", "exercises",
                       "exercises-heading"})
-
-
-@dataclass(frozen=True)
-class TocEntry:
-    level: int
-    anchor: str
-    text: str
-
-
-def table_of_contents(body: str) -> list[TocEntry]:
-    """The h2 and h3 headings of rendered lesson HTML, in order."""
-    return [TocEntry(int(level), anchor, html.unescape(_TAG.sub("", text)).strip())
-            for level, anchor, text in _HEADING.findall(body)]
 
 
 def exercises_heading(toc: list[TocEntry]) -> TocEntry | None:

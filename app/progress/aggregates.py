@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import and_, case, func, literal, or_, select, union_all
 
+from app.extensions import db
 from app.models import Submission
 from app.progress.status import ExerciseProgress
 from app.quizzes.models import QuizAttempt
@@ -69,8 +70,6 @@ def progress_of(row: Any) -> ExerciseProgress:
 
 def progress_table(learners: Iterable[str]) -> dict[str, dict[str, ExerciseProgress]]:
     """learner -> exercise id -> progress, for the given learners only."""
-    from app.extensions import db
-
     keys = list(learners)
     table: dict[str, dict[str, ExerciseProgress]] = {key: {} for key in keys}
     if not keys:

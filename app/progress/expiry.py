@@ -14,6 +14,7 @@ from sqlalchemy import delete
 
 from app.extensions import db
 from app.models import Run, Submission, utcnow
+from app.progress.hints import HintReveal
 from app.progress.models import Draft
 from app.quizzes.models import QuizAttempt
 
@@ -41,8 +42,6 @@ def expire(now: Any = None) -> tuple[int, int]:
     for model in (Submission, Run):
         db.session.execute(delete(model).where(
             _anonymous(model.learner), model.status == "done", model.created_at < cutoff))
-    from app.progress.hints import HintReveal  # late: hints imports the lessons blueprint's helpers
-
     # An anonymous session's hint reveals go with its other work (the instructor counts shrink).
     db.session.execute(delete(HintReveal).where(_anonymous(HintReveal.learner), HintReveal.created_at < cutoff))
     db.session.commit()

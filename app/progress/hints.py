@@ -10,6 +10,7 @@ from sqlalchemy import DateTime, Integer, String, UniqueConstraint, func, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.content import lesson_catalog
+from app.content.toc import table_of_contents
 from app.extensions import db
 from app.models import utcnow
 from grader.api import Exercise, declared_slugs, hint_rungs
@@ -57,8 +58,6 @@ def _lesson_slug(exercise: Exercise) -> str | None:
 def _lesson_link(slug: str | None, section: str | None, lang: str) -> tuple[str | None, str | None]:
     """The lesson section's URL and heading in `lang`: headings match by position, as en.md and ja.md
     have the same sections in the same order (their anchors differ by language)."""
-    from app.lessons.routes import table_of_contents  # late: the lessons blueprint imports progress
-
     if not slug:
         return None, None
     english, here = lesson_catalog().get(slug, "en"), lesson_catalog().get(slug, lang)

@@ -4,7 +4,7 @@ Two halves, one on each side of the process boundary:
 
 - runner side (the learner's process): `tracer.Tracer` instruments torch's base classes
   (autocast, GradScaler, Tensor.backward, Optimizer, clipping, Module._apply) and records
-  events with the learner's line; `grader.scenarios.amp` builds the model, data and (when the
+  events with the learner's line; `run` builds the model, data and (when the
   scenario has one) the scaler, maps "cuda" to the CPU where there is no GPU, calls the learner's
   function under the tracer and returns the events as data.
 - harness side: `review.Review(result, learner.source, LoopSpec.of(scenario))` parses the events

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from grader.amp.crash import Crash
 from grader.amp.static import StaticInfo
 from grader.amp.trace import Trace, Window
+from grader.testing import Feedback, localize
 
 if TYPE_CHECKING:
     from grader.amp_scenario import Scenario
@@ -62,8 +63,6 @@ class Finding:
 
     def enforce(self, lang: str = "en") -> None:
         """Inside an exercise test: raise the learner-facing failure, skip, or return."""
-        from grader.testing import Feedback, localize
-
         if self.status == "fail":
             # Without a hint of its own the harness shows the check's declared hint (the
             # exercise may word it for its own setting, e.g. BF16 without a scaler).

@@ -16,8 +16,8 @@ import torch
 
 from grader.amp.findings import Finding, LoopSpec, failed, passed
 from grader.amp.review import Review
+from grader.amp.run import run_traced  # also defers torch's compiler import (speed)
 from grader.amp_scenario import Scenario
-from grader.scenarios.amp import run_traced  # also defers torch's compiler import (speed)
 
 SLUG = "weights-match-reference"
 # The reference runs in the learner's precision, so correct loops match to ~1e-6; the slack is
@@ -123,7 +123,7 @@ def weights_match(learner: dict[str, Any], reference: dict[str, Any], *, line: i
 
 # ---- the reference checked first ------------------------------------------------------------------
 CACHE_ENV = "GRADER_AMP_CACHE"  # a folder for the reference's verdicts; "off" keeps none
-GRADER_FILES = ("amp", "scenarios/amp.py", "scenarios/training.py", "amp_scenario.py")
+GRADER_FILES = ("amp", "scenarios/amp.py", "amp_scenario.py")
 
 
 @functools.cache

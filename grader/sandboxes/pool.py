@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Protocol
 
+from grader import capacity
 from grader.sandboxes import resources
 
 log = logging.getLogger(__name__)
@@ -50,11 +51,9 @@ def pool_size() -> int:
 
     Unset: one per grading thread, as memory allows (grader.capacity.default_pool_size).
     """
-    from grader.capacity import default_pool_size, env_int
-
     if os.environ.get("GRADER_POOL_SIZE", "").strip() == "":
-        return default_pool_size()
-    return env_int("GRADER_POOL_SIZE", DEFAULT_SIZE)
+        return capacity.default_pool_size()
+    return capacity.env_int("GRADER_POOL_SIZE", DEFAULT_SIZE)
 
 
 def max_idle_s() -> float:

@@ -8,7 +8,7 @@ from typing import Any
 
 from grader.amp.findings import LoopSpec
 from grader.amp.review import Review
-from grader.scenarios.amp import run_traced
+from grader.amp.run import run_traced
 
 PARAMS = {"seed": 3, "data_seed": 11, "batches": 4, "batch_size": 8, "device": "cuda"}
 

@@ -18,6 +18,7 @@ from grader.sandboxes.docker.settings import wall_limit_s
 from grader.sandboxes.docker.warm import DockerMember, docker_pool
 from grader.sandboxes.lane import BACKGROUND_SHARES, NORMAL_SHARES, background_slot
 from grader.sandboxes.pool import WarmPool
+from grader.schema import Limits
 
 log = logging.getLogger(__name__)
 GPU_WAIT_S = 300.0  # a `gpu = "required"` job waits this long for a free GPU
@@ -122,8 +123,6 @@ class DockerSandbox:
 
     def warm_pool(self, limits: Any = None, *, lane: str = "grade") -> WarmPool:
         """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's)."""
-        from grader.schema import Limits
-
         return docker_pool(engine().client, limits or Limits(), lane=lane)
 
     def run(self, job: Job) -> dict[str, Any]:
