@@ -1,10 +1,10 @@
-"""The job contract of a sandbox: what goes in, what the entry runs, what comes out.
+"""The docker side of the job contract: the container's paths, the entry's command, the files in and out.
 
-One place for everything that crosses between the process that grades and the entry in the
-sandbox: the container's paths, the entry's commands, the job order a warm entry waits for
-(the local pool sends the same order on stdin), the files put in and the results read back.
-The entries themselves (entry.py, grader/sandboxes/warm_entry.py) run inside the image and
-take their protocol from here.
+What every backend shares (the warm entry, its ready line, the job order) is
+grader/sandboxes/contract.py; this module adds what crosses a container's wall: the paths the
+job's files are put at, the root entry's command, and the results read back (capped, no links).
+The entries themselves (entry.py, slot_entry.py, grader/sandboxes/warm_entry.py) run inside
+the image and take their protocol from here.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from grader.results import validate_document
+from grader.sandboxes.contract import MAX_RESULTS_BYTES, job_order
 
 # -- what the entry runs --------------------------------------------------------------------
 # A container starts as root in ENTRY, which drops to HARNESS_USER (keeping only SETUID, SETGID
@@ -25,24 +26,19 @@ from grader.results import validate_document
 # own uid, says READY, then waits for ONE job order (JOB_FILE in a container, a line on stdin
 # in the local pool), grades or runs it, writes the document to its "results" path and exits.
 ENTRY = "grader.sandboxes.docker.entry"
-WARM_ENTRY = "grader.sandboxes.warm_entry"
 WARM_ARG = "warm"  # ENTRY's first argument: the warm entry follows
 HARNESS_USER = "grader"
 GRADER_UID = 10001  # the image's users (grader/Dockerfile)
 LEARNER_UID = 10002
-READY = "ready"  # the warm entry's one line on stdout once it may be given a job
 
 # -- what goes in ---------------------------------------------------------------------------
 GRADING_DIR = "/grading"  # a fresh volume per container; job_archive's names are relative to it
 JOB_FILE = f"{GRADING_DIR}/job.json"  # the order; a warm container starts when it sees it whole
 SUBMISSION_PATH = f"{GRADING_DIR}/submission.py"
 RESULTS_PATH = f"{GRADING_DIR}/out/results.json"
-MODES = ("grade", "run")  # grade: the tests, a results document; run: the top level, a run document
-JOB_BYTES = 64 * 1024  # the most of an order the entry reads
 SKIP_NAMES = {"__pycache__", ".pytest_cache", ".git"}
 
 # -- what comes out -------------------------------------------------------------------------
-MAX_RESULTS_BYTES = 1024 * 1024
 GO_MODE_TYPE_BITS = 0xFFF00000  # any type bit docker reports: directory, symlink, device, pipe...
 
 
@@ -54,14 +50,6 @@ def entry_command(uid: int, max_idle_s: float) -> list[str]:
     """
     return ["python3", "-m", ENTRY, WARM_ARG, "--job-file", JOB_FILE,
             "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}", "--lifeline"]
-
-
-def job_order(*, exercise: str, submission: str, results: str, lang: str, mode: str) -> dict[str, str]:
-    """The one job a warm entry is given: where its exercise, submission and results are."""
-    if mode not in MODES:
-        raise ValueError(f"unknown job mode {mode!r}")
-    return {"exercise": exercise, "submission": submission, "results": results, "lang": lang,
-            "mode": mode}
 
 
 def container_order(exercise_dir: Path, lang: str, mode: str) -> dict[str, str]:

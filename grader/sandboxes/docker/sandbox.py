@@ -9,14 +9,17 @@ from typing import Any
 
 from grader.results import error_result
 from grader.sandboxes import run_lane
-from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase
+from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase, warm_up_pool
 from grader.sandboxes.docker.contract import GRADING_DIR, container_order, job_archive
 from grader.sandboxes.docker.engine import engine
 from grader.sandboxes.docker.image import image_name
-from grader.sandboxes.docker.outcome import GRADING, RUNNING, Grading, Running
+from grader.sandboxes.docker.janitor import remove_orphans
+from grader.sandboxes.docker.outcome import container_outcome
 from grader.sandboxes.docker.settings import wall_limit_s
 from grader.sandboxes.docker.warm import DockerMember, docker_pool
 from grader.sandboxes.lane import BACKGROUND_SHARES, NORMAL_SHARES, background_slot
+from grader.sandboxes.outcome import GRADING, RUNNING, Documents
+from grader.sandboxes.owner import worker_identity
 from grader.sandboxes.pool import WarmPool
 
 log = logging.getLogger(__name__)
@@ -35,7 +38,7 @@ class Order:
     """One container's work: the job, the documents of its mode (grade or run), what it may use."""
 
     job: Job
-    documents: Grading | Running
+    documents: Documents
     started: float  # when the caller began: the documents' durations count from here
     warm: bool = True  # may take a warm container of its lane's pool
     cpu_shares: int | None = None  # a container made for it weighs this much (None: Docker's default)
@@ -91,7 +94,7 @@ def run_in_container(client: Any, order: Order) -> dict[str, Any]:
             return documents.stopped(job, order.started)
         # 5. The document, from what we saw and the results file (never from exit codes or stdout).
         container.reload()
-        return documents.decide(job, container, timed_out, order.started)
+        return documents.decide(job, container_outcome(container, timed_out=timed_out), order.started)
     except docker.errors.ImageNotFound:
         return documents.internal(job, f"sandbox image {image_name()} is missing "
                                        "(run `make sandbox-image`)", order.started)
@@ -125,6 +128,13 @@ class DockerSandbox:
         from grader.schema import Limits
 
         return docker_pool(engine().client, limits or Limits(), lane=lane)
+
+    def warm_up(self, wait_s: float = 0.0) -> bool:
+        return warm_up_pool(self.warm_pool(), wait_s)
+
+    def remove_orphans(self, *, this_worker: bool = False) -> int:
+        client = engine().client
+        return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)
 
     def run(self, job: Job) -> dict[str, Any]:
         """Grade the job: in the process's job slots, with a GPU if it wants one and one is free."""

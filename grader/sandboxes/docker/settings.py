@@ -11,7 +11,7 @@ from typing import Any
 from grader.sandboxes.base import HARNESS_SLACK_S
 from grader.sandboxes.docker.contract import GRADING_DIR, entry_command
 from grader.sandboxes.docker.image import image_name
-from grader.sandboxes.docker.owner import worker_identity
+from grader.sandboxes.owner import worker_identity
 from grader.schema import Limits
 
 LABEL_JOB = "learnai.job"

@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from grader.sandboxes import resources
-from grader.sandboxes.docker.contract import READY
+from grader.sandboxes.contract import READY
 from grader.sandboxes.docker.gpus import device_request
 from grader.sandboxes.docker.image import image_name
 from grader.sandboxes.docker.settings import container_kwargs, wall_limit_s
