@@ -6,8 +6,8 @@
 #      the three capabilities survive the switch in the permitted set;
 #   2. raises them into the effective set and nowhere else: inheritable and ambient
 #      stay empty, so any program the harness executes starts with no capability;
-#   3. runs the warm entry (grader/sandboxes/warm_entry.py) in this same process (an exec
-#      would lose them): it waits for the job order, grades or runs it, writes the results.
+#   3. runs the warm entry (grader/sandboxes/warm_entry.py; a per-job container) or a slot
+#      container's supervisor (slot_entry.py) in this same process (an exec would lose them).
 # The harness then forks the learner runner (grader/runner_fork.py): the child uses
 # SETUID/SETGID to become the job's own learner uid and then clears every capability set
 # itself (a fork, unlike an exec, would keep them), checking that none is left before the
@@ -22,7 +22,7 @@ import pwd
 import runpy
 import sys
 
-from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, WARM_ARG, WARM_ENTRY
+from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, SLOT_ARG, SLOT_ENTRY, WARM_ARG, WARM_ENTRY
 
 CAP_KILL, CAP_SETGID, CAP_SETUID = 5, 6, 7
 KEPT = (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)
@@ -76,11 +76,12 @@ def become_harness_user(name: str = HARNESS_USER) -> None:
 def main(argv: list[str]) -> None:
     if os.getuid() != 0:
         sys.exit(f"{ENTRY}: must start as root (it drops to {HARNESS_USER!r} itself)")
-    if argv[:1] != [WARM_ARG]:
-        sys.exit(f"usage: python -m {ENTRY} {WARM_ARG} [warm entry options]")
+    modules = {WARM_ARG: WARM_ENTRY, SLOT_ARG: SLOT_ENTRY}
+    if argv[:1] not in ([WARM_ARG], [SLOT_ARG]):
+        sys.exit(f"usage: python -m {ENTRY} {WARM_ARG}|{SLOT_ARG} [entry options]")
     become_harness_user()
-    sys.argv = [WARM_ENTRY, *argv[1:]]
-    runpy.run_module(WARM_ENTRY, run_name="__main__", alter_sys=True)
+    sys.argv = [modules[argv[0]], *argv[1:]]
+    runpy.run_module(modules[argv[0]], run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

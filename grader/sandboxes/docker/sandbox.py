@@ -15,7 +15,8 @@ from grader.sandboxes.docker.engine import engine
 from grader.sandboxes.docker.image import image_name
 from grader.sandboxes.docker.janitor import remove_orphans
 from grader.sandboxes.docker.outcome import container_outcome
-from grader.sandboxes.docker.settings import wall_limit_s
+from grader.sandboxes.docker.settings import slot_mode, wall_limit_s
+from grader.sandboxes.docker.slot import run_in_slot, slot_pool
 from grader.sandboxes.docker.warm import DockerMember, docker_pool
 from grader.sandboxes.lane import BACKGROUND_SHARES, NORMAL_SHARES, background_slot
 from grader.sandboxes.outcome import GRADING, RUNNING, Documents
@@ -124,9 +125,12 @@ class DockerSandbox:
     isolated = True
 
     def warm_pool(self, limits: Any = None, *, lane: str = "grade") -> WarmPool:
-        """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's)."""
+        """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's):
+        slot containers (GRADER_DOCKER_MODE=slot, the default) or warm per-job containers."""
         from grader.schema import Limits
 
+        if slot_mode():
+            return slot_pool(engine().client, limits or Limits(), lane=lane)
         return docker_pool(engine().client, limits or Limits(), lane=lane)
 
     def warm_up(self, wait_s: float = 0.0) -> bool:
@@ -152,7 +156,10 @@ class DockerSandbox:
         if job.background and wanted != "required":
             # Never a warm container nor a GPU a learner could use; one at a time, lowest weight.
             with background_slot(True):
-                doc = run_in_container(state.client, Order(job, GRADING, started, warm=False, cpu_shares=shares))
+                if slot_mode():  # the lane's own slot container, at the lowest weight
+                    doc = run_in_slot(state.client, job, GRADING, started, lane="background", cpu_shares=shares)
+                else:
+                    doc = run_in_container(state.client, Order(job, GRADING, started, warm=False, cpu_shares=shares))
                 if doc.get("error_kind") == "timeout":  # perhaps only its low weight (lane.py)
                     log.info("background job for %s timed out at low weight; once more at "
                              "a grading's", job.exercise.id)
@@ -166,8 +173,10 @@ class DockerSandbox:
                 if gpu is None and wanted == "required":
                     return GRADING.internal(job, "no GPU became free in time", started)
             try:
-                # Warm containers hold no GPU (docs/grading.md, "Warm pool"): a job given one
-                # has a container of its own.
+                if slot_mode():  # the slot container of that GPU, or one of the CPU slots
+                    return run_in_slot(state.client, job, GRADING, started, gpu=gpu)
+                # Warm per-job containers hold no GPU (docs/grading.md, "Warm pool"): a job
+                # given one has a container of its own.
                 return run_in_container(state.client, Order(job, GRADING, started, warm=gpu is None,
                                                             cpu_shares=shares, gpu=gpu))
             finally:
@@ -186,4 +195,6 @@ class DockerSandbox:
         except Exception as exc:  # noqa: BLE001 -- no engine: the platform's fault
             return RUNNING.internal(job, f"docker: {exc}", started)
         with run_lane.slots():
+            if slot_mode():
+                return run_in_slot(state.client, job, RUNNING, started, lane="run")
             return run_in_container(state.client, Order(job, RUNNING, started))
