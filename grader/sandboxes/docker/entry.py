@@ -22,7 +22,8 @@ import pwd
 import runpy
 import sys
 
-from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, SLOT_ARG, SLOT_ENTRY, WARM_ARG, WARM_ENTRY
+from grader.sandboxes.contract import WARM_ENTRY
+from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, SLOT_ARG, SLOT_ENTRY, WARM_ARG
 
 CAP_KILL, CAP_SETGID, CAP_SETUID = 5, 6, 7
 KEPT = (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)

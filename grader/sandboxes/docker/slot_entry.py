@@ -34,7 +34,7 @@ from grader.sandboxes.docker.contract import GRADING_DIR, RUNNER_UIDS, job_order
 from grader.sandboxes.docker.frames import FILES_BYTES, MESSAGE_BYTES, read_frame, write_message
 
 IDLE_EXIT = 3  # a job process that got no job (EOF or idle): the supervisor ends too
-WATCHED = ("/tmp", "/dev/shm", GRADING_DIR)  # noqa: S108 -- the container's own writable places
+WATCHED = ("/tmp", "/dev/shm", "/dev/mqueue", GRADING_DIR)  # noqa: S108 -- the container's own writable places
 JOB_DIR = Path(GRADING_DIR) / "job"
 SYSV = ("/proc/sysvipc/shm", "/proc/sysvipc/sem", "/proc/sysvipc/msg")
 OOM_FILES = ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events")
