@@ -157,7 +157,8 @@ class DockerSandbox:
             # Never a warm container nor a GPU a learner could use; one at a time, lowest weight.
             with background_slot(True):
                 if slot_mode():  # the lane's own slot container, at the lowest weight
-                    doc = run_in_slot(state.client, job, GRADING, started, lane="background", cpu_shares=shares)
+                    doc = run_in_slot(state.client, job, GRADING, started, lane="background", cpu_shares=shares,
+                                      wall=wall_limit_s(job.exercise.config.limits))
                 else:
                     doc = run_in_container(state.client, Order(job, GRADING, started, warm=False, cpu_shares=shares))
                 if doc.get("error_kind") == "timeout":  # perhaps only its low weight (lane.py)
@@ -174,7 +175,8 @@ class DockerSandbox:
                     return GRADING.internal(job, "no GPU became free in time", started)
             try:
                 if slot_mode():  # the slot container of that GPU, or one of the CPU slots
-                    return run_in_slot(state.client, job, GRADING, started, gpu=gpu)
+                    return run_in_slot(state.client, job, GRADING, started, gpu=gpu,
+                                       wall=wall_limit_s(job.exercise.config.limits))
                 # Warm per-job containers hold no GPU (docs/grading.md, "Warm pool"): a job
                 # given one has a container of its own.
                 return run_in_container(state.client, Order(job, GRADING, started, warm=gpu is None,
@@ -196,5 +198,6 @@ class DockerSandbox:
             return RUNNING.internal(job, f"docker: {exc}", started)
         with run_lane.slots():
             if slot_mode():
-                return run_in_slot(state.client, job, RUNNING, started, lane="run")
+                return run_in_slot(state.client, job, RUNNING, started, wall=wall_limit_s(job.exercise.config.limits),
+                                   lane="run")
             return run_in_container(state.client, Order(job, RUNNING, started))

@@ -19,7 +19,7 @@ from typing import Any
 from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase
 from grader.sandboxes.docker.contract import job_files
 from grader.sandboxes.docker.frames import AttachStream, StreamEnded, frame, message
-from grader.sandboxes.docker.settings import slot_max_age_s, slot_max_jobs, wall_limit_s
+from grader.sandboxes.docker.settings import slot_max_age_s, slot_max_jobs
 from grader.sandboxes.docker.warm import READY_TIMEOUT_S, DockerMember
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S
 from grader.sandboxes.outcome import Documents, Outcome
@@ -156,9 +156,12 @@ def slot_pool(client: Any, limits: Limits, *, lane: str = "grade", gpu: str | No
     return get_pool(key, spawn, size, hurry=hurry, reuse=True)
 
 
-def run_in_slot(client: Any, job: Job, documents: Documents, started: float, *, lane: str = "grade",
-                gpu: str | None = None, cpu_shares: int | None = None) -> dict[str, Any]:
-    """One job in a slot container: take one (waiting for one starting), run, decide, give it back."""
+def run_in_slot(client: Any, job: Job, documents: Documents, started: float, *, wall: float,
+                lane: str = "grade", gpu: str | None = None, cpu_shares: int | None = None) -> dict[str, Any]:
+    """One job in a slot container: take one (waiting for one starting), run, decide, give it back.
+
+    `wall`: the backstop, after which the container is killed (the harness's own clock comes first).
+    """
     limits = job.exercise.config.limits
     pool = slot_pool(client, limits, lane=lane, gpu=gpu, cpu_shares=cpu_shares)
     member = pool.take(on_wait=lambda: report_phase(job, STARTING))
@@ -176,7 +179,7 @@ def run_in_slot(client: Any, job: Job, documents: Documents, started: float, *, 
     member.busy()
     doc: dict[str, Any] = {}
     try:
-        doc = documents.decide(job, member.run(job, documents.mode, wall_limit_s(limits)), started)
+        doc = documents.decide(job, member.run(job, documents.mode, wall), started)
         return doc
     finally:
         # A time-out, an OOM kill or a platform fault inside: never trust that container again.
