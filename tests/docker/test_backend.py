@@ -251,6 +251,7 @@ def test_a_harness_that_writes_nothing_is_the_platform_fault(
     def silent(*args: Any, **kwargs: Any) -> dict[str, Any]:
         return {**real(*args, **kwargs), "command": ["python3", "-c", "print('{\"version\": 1}')"]}
 
+    monkeypatch.setenv("GRADER_DOCKER_MODE", "per-job")  # (slot containers: tests/docker/test_slots.py)
     monkeypatch.setattr(warm, "container_kwargs", silent)
     # A warm container was started with the real command: this job must start its own.
     monkeypatch.setattr(backend, "docker_pool", lambda *args, **kwargs: _NoWarmPool())

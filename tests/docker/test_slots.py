@@ -163,6 +163,26 @@ def test_out_of_memory_gets_the_container_replaced(monkeypatch, roomy_flagship_e
     pools.close_all()
 
 
+def test_a_slot_container_that_prints_a_document_is_the_platform_fault(monkeypatch, flagship, no_residue):
+    from grader.sandboxes.docker import slot, warm
+
+    pools.close_all()
+    monkeypatch.setenv("GRADER_DOCKER_MODE", "slot")
+    monkeypatch.setenv("GRADER_POOL_SIZE", "0")  # no slot ready: the job starts its own
+    real = warm.container_kwargs
+    forged = '{"version": 1, "status": "pass", "score": 1.0}'
+
+    def printing(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        return {**real(*args, **kwargs), "command": ["python3", "-c", f"print({forged!r})"]}
+
+    monkeypatch.setattr(warm, "container_kwargs", printing)
+    assert slot.SlotMember.__mro__[1] is warm.DockerMember  # the slot's container is made there
+    doc = grade_code(flagship, "x = 1\n", sandbox="docker")
+    assert (doc["status"], doc["error_kind"]) == ("error", "internal"), doc
+    assert "did not get ready" in doc["message"]  # only framed messages count, never printed text
+    pools.close_all()
+
+
 def test_a_slot_container_is_replaced_after_its_last_job(monkeypatch, slots, flagship, no_residue):
     monkeypatch.setenv("GRADER_SLOT_MAX_JOBS", "2")
     hosts = [field(ok_run(flagship, WHO), "host") for _ in range(2)]

@@ -12,9 +12,8 @@ from grader.sandboxes import run_lane
 from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase, warm_up_pool
 from grader.sandboxes.docker.contract import GRADING_DIR, container_order, job_archive
 from grader.sandboxes.docker.engine import engine
-from grader.sandboxes.docker.image import image_name
 from grader.sandboxes.docker.janitor import remove_orphans
-from grader.sandboxes.docker.outcome import container_outcome
+from grader.sandboxes.docker.outcome import container_outcome, engine_fault
 from grader.sandboxes.docker.settings import slot_mode, wall_limit_s
 from grader.sandboxes.docker.slot import run_in_slot, slot_pool
 from grader.sandboxes.docker.warm import DockerMember, docker_pool
@@ -96,16 +95,10 @@ def run_in_container(client: Any, order: Order) -> dict[str, Any]:
         # 5. The document, from what we saw and the results file (never from exit codes or stdout).
         container.reload()
         return documents.decide(job, container_outcome(container, timed_out=timed_out), order.started)
-    except docker.errors.ImageNotFound:
-        return documents.internal(job, f"sandbox image {image_name()} is missing "
-                                       "(run `make sandbox-image`)", order.started)
-    except docker.errors.APIError as exc:
-        if "could not select device driver" in str(exc):
-            return documents.internal(job, "the GPU could not be attached to the sandbox "
-                                           "(NVIDIA Container Toolkit missing?)", order.started)
-        return documents.internal(job, f"docker: {exc.explanation or exc}", order.started)
     except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
-        return documents.internal(job, f"docker: {exc}", order.started)
+        fault = engine_fault(documents, job, exc, order.started)
+        assert fault is not None  # every engine error has its document
+        return fault
     finally:
         # 6. Removed: one job per container, warm or not (its pool starts a replacement).
         if member is not None:

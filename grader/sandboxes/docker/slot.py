@@ -19,6 +19,7 @@ from typing import Any
 from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase
 from grader.sandboxes.docker.contract import job_files
 from grader.sandboxes.docker.frames import AttachStream, StreamEnded, frame, message
+from grader.sandboxes.docker.outcome import engine_fault
 from grader.sandboxes.docker.settings import slot_max_age_s, slot_max_jobs
 from grader.sandboxes.docker.warm import READY_TIMEOUT_S, DockerMember
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S
@@ -42,6 +43,7 @@ class SlotMember(DockerMember):
         self.jobs = 0
         self.born = time.monotonic()
         self.clean = True  # every job so far ended cleanly
+        self.timing: dict[str, float] = {}  # the last job's: when its document and the report came
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Until the supervisor says it is ready; RuntimeError (and removed) if it never does."""
@@ -71,7 +73,8 @@ class SlotMember(DockerMember):
         self.jobs += 1
         self.clean = False  # until the supervisor reports the job left nothing
         order = {"exercise": job.exercise.path.name, "lang": job.lang, "mode": mode}
-        deadline = time.monotonic() + wall
+        sent = time.monotonic()
+        deadline = sent + wall
         document: Any = None
         problem = ""
         with kill_on_cancel(job.cancel, self.container.kill) as stopped:
@@ -81,9 +84,11 @@ class SlotMember(DockerMember):
                     reply = self.stream.read_message(deadline if document is None else time.monotonic() + REPORT_S)
                     if "document" in reply:
                         document = reply["document"]
+                        self.timing["document_s"] = time.monotonic() - sent
                     elif "problem" in reply:
                         problem = str(reply["problem"])
                     elif "left" in reply:
+                        self.timing["report_s"] = time.monotonic() - sent
                         left = [str(item) for item in reply["left"]]
                         self.clean = not left
                         if left:
@@ -115,7 +120,8 @@ class SlotMember(DockerMember):
 
     def discard(self) -> None:
         super().discard()
-        self.stream.close()
+        if hasattr(self, "stream"):  # (not yet there if the container could not be made)
+            self.stream.close()
 
 
 def slot_pool(client: Any, limits: Limits, *, lane: str = "grade", gpu: str | None = None,
@@ -167,13 +173,18 @@ def run_in_slot(client: Any, job: Job, documents: Documents, started: float, *, 
     member = pool.take(on_wait=lambda: report_phase(job, STARTING))
     if member is None:  # none idle and none starting for us: start one for this job
         report_phase(job, STARTING)
-        member = SlotMember(client, Limits(memory_mb=limits.memory_mb, processes=limits.processes),
-                            cpu_shares=cpu_shares, gpu=gpu)
-        member.busy()
         try:
+            member = SlotMember(client, Limits(memory_mb=limits.memory_mb, processes=limits.processes),
+                                cpu_shares=cpu_shares, gpu=gpu)
+            member.busy()
             member.wait_ready()
         except RuntimeError as exc:
             return documents.internal(job, str(exc), started)
+        except Exception as exc:  # noqa: BLE001 -- the engine's fault, as a document
+            fault = engine_fault(documents, job, exc, started)
+            if fault is None:
+                raise
+            return fault
         pool.adopt(member)
     assert isinstance(member, SlotMember)
     member.busy()

@@ -25,7 +25,6 @@ import secrets
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,8 @@ from grader.sandboxes.docker.frames import FILES_BYTES, MESSAGE_BYTES, read_fram
 
 IDLE_EXIT = 3  # a job process that got no job (EOF or idle): the supervisor ends too
 WATCHED = ("/tmp", "/dev/shm", "/dev/mqueue", GRADING_DIR)  # noqa: S108 -- the container's own writable places
-JOB_DIR = Path(GRADING_DIR) / "job"
+JOB_DIR = Path(GRADING_DIR) / "job"  # the job's files: 0700 grader
+WORK_DIR = Path(GRADING_DIR) / "work"  # the learner's working directory and HOME (sticky 1777)
 SYSV = ("/proc/sysvipc/shm", "/proc/sysvipc/sem", "/proc/sysvipc/msg")
 OOM_FILES = ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events")
 
@@ -85,8 +85,31 @@ def _others() -> list[int]:
     return pids
 
 
-def what_was_left(before: dict[str, int], oom_before: int) -> tuple[list[str], bool]:
-    """What the last job left behind (processes are killed on the way), and whether OOM struck."""
+def remove_as(uid: int, path: Path) -> None:
+    """Remove a folder the job's uid wrote in, as that uid (its own subfolders are not ours to
+    enter), then what is left of it as ourselves. Runs after the job's processes are gone."""
+    if not path.exists():
+        return
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)  # every capability goes with the uid change
+            for entry in path.iterdir():
+                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def what_was_left(before: dict[str, int], oom_before: int, uid: int) -> tuple[list[str], bool]:
+    """What the last job left behind (processes are killed on the way), and whether OOM struck.
+
+    Its own working directory is emptied (as its uid) and removed: what a learner writes there
+    is expected. Anything new elsewhere, a process or an IPC object, is a reason to go.
+    """
     left = []
     processes = _others()
     for _ in range(3):  # a runner the harness killed may still be on its way out
@@ -101,10 +124,11 @@ def what_was_left(before: dict[str, int], oom_before: int) -> tuple[list[str], b
                 os.kill(pid, signal.SIGKILL)  # CAP_KILL: any uid in this container
             except (ProcessLookupError, PermissionError):
                 pass
-    for path, uid in _entries().items():
+    remove_as(uid, WORK_DIR)
+    for path, owner in _entries().items():
         if path in before:
             continue
-        if uid == os.getuid():  # the harness's own (umask 077): removed, not a reason to go
+        if owner == os.getuid():  # the harness's own (umask 077): removed, not a reason to go
             shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else _unlink(path)
             if not os.path.lexists(path):
                 continue
@@ -138,7 +162,8 @@ def job_process(uid: int, out: int, max_idle_s: float) -> int:
 
     os.setsid()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the harness waits for its runner
-    workdir = Path(tempfile.mkdtemp(prefix="work-", dir=GRADING_DIR))
+    workdir = WORK_DIR
+    workdir.mkdir(mode=0o700)  # Learner makes it the runner's: sticky, 1777
     learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir, runner_user=f"{uid}:{uid}", fork=True)
     runner_fork.prepare(learner.preload)
     learner.start()  # before anything of a job is in this process (grader.runner_fork)
@@ -169,8 +194,7 @@ def job_process(uid: int, out: int, max_idle_s: float) -> int:
             write_message(out, {"problem": f"no results file: {exc}"})
         return 0
     finally:
-        shutil.rmtree(JOB_DIR, ignore_errors=True)
-        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(JOB_DIR, ignore_errors=True)  # the work folder is the supervisor's to empty
 
 
 def serve(out: int, max_idle_s: float) -> int:
@@ -194,7 +218,7 @@ def serve(out: int, max_idle_s: float) -> int:
         code = os.waitstatus_to_exitcode(status)
         if code == IDLE_EXIT:
             return 0
-        left, oom = what_was_left(before, oom_before)
+        left, oom = what_was_left(before, oom_before, uid)
         if code != 0:
             left.append(f"the job process ended with {code}")
         write_message(out, {"left": left, "oom": oom})
