@@ -70,8 +70,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     validation.init_app(app)
 
     if app.config["GRADER_RECOVER_ON_START"] and _serving():
-        from app.grading.queue import recover_unfinished
+        from app.grading.queue import recover_unfinished, warn_if_not_isolated
 
+        warn_if_not_isolated(app)  # at start; the instructor pages say it too
         recover_unfinished(app)
         recover_runs = getattr(app.extensions["grading_queue"], "recover_runs", None)
         if recover_runs is not None:  # in-process only: Celery's workers sweep their own

@@ -88,8 +88,15 @@ def cmd_validate(options: argparse.Namespace) -> int:
 def cmd_harness(options: argparse.Namespace) -> int:
     from grader.harness import run
 
+    job = None
+    if options.jail is not None:  # the runner enters this jail; this process takes the harness's layers
+        from grader.sandboxes import jail
+
+        job = jail.JobJail.from_arg(options.jail)
+        jail.harden_harness(os.getppid())  # the sandbox's job thread waits for us
+        job.prepare()
     return run(Path(options.exercise), Path(options.submission), Path(options.results),
-               lang=options.lang, runner_user=options.runner_user)
+               lang=options.lang, runner_user=options.runner_user, jail=job)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     harness.add_argument("--results", required=True)
     harness.add_argument("--lang", choices=["en", "ja"], default="en")
     harness.add_argument("--runner-user", default=None, help="run learner code as this user")
+    harness.add_argument("--jail", default=None,
+                         help="the job's jail (grader.sandboxes.jail.JobJail.to_arg): the runner enters it")
     harness.set_defaults(handler=cmd_harness)
     return parser
 

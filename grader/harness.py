@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -22,6 +22,9 @@ from grader.plugin import GraderPlugin, timeout_message
 from grader.results import Results, error_result, summarize
 from grader.schema import Limits
 from grader.testing import localize
+
+if TYPE_CHECKING:
+    from grader.sandboxes.jail import JobJail
 
 PYTEST_INI = "[pytest]\n"  # an empty config: the project's own pytest settings must not leak in
 # pytest's own plugins that grading never uses. Each costs time on every run: the logging plugin
@@ -37,7 +40,8 @@ PYTEST_OPTIONS = [*(arg for name in UNUSED_PYTEST_PLUGINS for arg in ("-p", f"no
 
 
 def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
-                     runner_user: str | None = None, workdir: Path | None = None) -> Results:
+                     runner_user: str | None = None, workdir: Path | None = None,
+                     jail: JobJail | None = None) -> Results:
     """Grade one submission; learner code runs only in the child the Learner starts.
 
     The runner is forked from this process before the exercise is read (grader.runner_fork):
@@ -50,7 +54,9 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     if learner_file != submission:
         shutil.copyfile(submission, learner_file)
     runner_fork.prepare("torch")
-    learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True)
+    # With a jail (grader.sandboxes.jail; the CLI hardened this process) the runner enters it.
+    learner = Learner(learner_file, Limits(), workdir=workdir, runner_user=runner_user, fork=True,
+                      jail=jail)
     figures.take(lang)  # start empty: figures belong to one grading
     measurement.take()  # likewise the measurement
     try:
@@ -66,6 +72,8 @@ def grade_in_process(exercise_dir: Path, submission: Path, *, lang: str = "en",
     finally:
         if own_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+        if jail is not None:  # nothing of the job outlives it
+            jail.end(descendants_of=os.getpid(), reap=True)
 
 
 def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) -> Results:
@@ -209,10 +217,11 @@ def write_results(results: Results, path: Path) -> None:
 
 
 def run(exercise_dir: Path, submission: Path, results_path: Path, *, lang: str = "en",
-        runner_user: str | None = None) -> int:
+        runner_user: str | None = None, jail: JobJail | None = None) -> int:
     """The `python -m grader harness` command: always writes a results document."""
     try:
-        results = grade_in_process(exercise_dir, submission, lang=lang, runner_user=runner_user)
+        results = grade_in_process(exercise_dir, submission, lang=lang, runner_user=runner_user,
+                                   jail=jail)
     except Exception as exc:  # noqa: BLE001 -- never leave the caller without a verdict
         results = error_result(Path(exercise_dir).name, "internal",
                                run_error("internal", lang, detail=f"{type(exc).__name__}: {exc}"))

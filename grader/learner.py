@@ -12,10 +12,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader import protocol, runner_fork
 from grader.schema import Limits
+
+if TYPE_CHECKING:
+    from grader.sandboxes.jail import JobJail
 
 OUTPUT_HARD_FACTOR = 16  # output beyond cap * factor ends the run as an output flood
 STARTUP_TIMEOUT_S = 90  # interpreter + torch import on a loaded machine; not the learner's time
@@ -49,7 +52,8 @@ class Learner:
     """A running learner process and its captured output."""
 
     def __init__(self, submission: Path, limits: Limits, *, workdir: Path,
-                 runner_user: str | None = None, preload: str = "torch", fork: bool = False):
+                 runner_user: str | None = None, preload: str = "torch", fork: bool = False,
+                 jail: JobJail | None = None):
         self.submission = Path(submission)  # may not exist yet: a warm runner waits for it
         self._source: str | None = None
         self.limits = limits
@@ -59,6 +63,9 @@ class Learner:
         # The harness forks its runner (grader.runner_fork) when it has imported torch itself:
         # one torch import per job instead of two. Other callers start a fresh interpreter.
         self.fork = fork
+        # A jailed runner (grader.sandboxes.jail) lives in the jail's folder, not `workdir`, and
+        # gets the submission's text in its load request: it can read nothing of the harness's.
+        self.jail = jail
         self.advice: list[dict[str, str] | str] = []
         self.fatal: LearnerFatal | None = None
         self.load_error: dict[str, Any] | None = None
@@ -80,17 +87,20 @@ class Learner:
     def start(self) -> None:
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.workdir),
+        home = self.jail.directory if self.jail is not None else str(self.workdir)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "TMPDIR": home,
                "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
                # One thread keeps torch start-up fast and inside the process limit.
                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
                "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
-        ids = self._runner_ids()
-        if self.fork and runner_fork.can_fork(self.preload):
+        ids = None if self.jail is not None else self._runner_ids()
+        if self.jail is not None and not runner_fork.can_fork(self.preload):
+            runner_fork.prepare(self.preload)  # a jail is entered by a fork, never an exec
+        if self.jail is not None or (self.fork and runner_fork.can_fork(self.preload)):
             output_r, output_w = os.pipe()
             pid = runner_fork.spawn(submission=str(self.submission), fd_in=to_child_r,
                                     fd_out=from_child_w, output_w=output_w,
-                                    workdir=str(self.workdir), env=env, ids=ids)
+                                    workdir=home, env=env, ids=ids, job=self.jail)
             os.close(output_w)
             self._process = runner_fork.ForkedProcess(pid, output_r)  # type: ignore[assignment]
         else:
@@ -145,9 +155,12 @@ class Learner:
 
     def load(self) -> bool:
         """Import the submission; False (with load_error set) when it does not import."""
-        reply = self._request({"op": "load", "limits": {
+        request: dict[str, Any] = {"op": "load", "limits": {
             "memory_mb": self.limits.memory_mb, "processes": self.limits.processes,
-            "cpu_s": cpu_backstop_s(self.limits.time_s), "time_s": self.limits.time_s}})
+            "cpu_s": cpu_backstop_s(self.limits.time_s), "time_s": self.limits.time_s}}
+        if self.jail is not None:
+            request["source"] = self.source  # the runner cannot read the harness's copy
+        reply = self._request(request)
         if not reply.get("ok"):
             self.load_error = reply.get("error", {})
             return False

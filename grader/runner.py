@@ -32,15 +32,22 @@ def apply_limits(memory_mb: int, file_mb: int, processes: int, cpu_s: float | No
     # learner gets), so a GPU host sets GRADER_MEMORY_RLIMIT=data: the cap then counts the
     # memory a process writes to, not the addresses it reserves.
     which = resource.RLIMIT_DATA if os.environ.get("GRADER_MEMORY_RLIMIT") == "data" else resource.RLIMIT_AS
-    resource.setrlimit(which, (memory, memory))
+    _lower(which, memory)
     if cpu_s is not None:
         used = resource.getrusage(resource.RUSAGE_SELF)
-        ceiling = int(used.ru_utime + used.ru_stime + cpu_s) + 1
-        resource.setrlimit(resource.RLIMIT_CPU, (ceiling, ceiling))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * 1024 * 1024,) * 2)
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _lower(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime + cpu_s) + 1)
+    _lower(resource.RLIMIT_FSIZE, file_mb * 1024 * 1024)
+    _lower(resource.RLIMIT_CORE, 0)
     if os.geteuid() != 0:  # root ignores RLIMIT_NPROC; the docker backend runs us as a user
-        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+        _lower(resource.RLIMIT_NPROC, processes)
+
+
+def _lower(kind: int, value: int) -> None:
+    """Set soft and hard to `value`, never above a ceiling already there (a jail's)."""
+    _soft, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, value))
 
 
 # Python threads the learner starts get this much stack, not glibc's 8 MiB: with the default,
@@ -146,8 +153,10 @@ class Runner:
         if limits.get("time_s") is not None:
             self.arm_running_report(float(limits["time_s"]))
         try:
-            with open(self.submission_path, encoding="utf-8") as handle:
-                source = handle.read()
+            source = request.get("source")  # a jailed runner's: it may read no harness file
+            if not isinstance(source, str):
+                with open(self.submission_path, encoding="utf-8") as handle:
+                    source = handle.read()
         except (OSError, UnicodeDecodeError) as exc:  # the platform's fault, not the learner's
             return {"ok": False, "error": {"kind": "internal", "type": type(exc).__name__,
                                            "message": f"cannot read the submission: {exc}",

@@ -25,21 +25,15 @@ import signal
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.sandboxes.jail import JobJail
 
 PR_SET_DUMPABLE = 4
 PR_SET_NAME = 15
 RUNNER_NAME = b"learner-runner"  # at most 15 bytes: the kernel's comm field
-LINUX_CAPABILITY_VERSION_3 = 0x20080522
 STATUS_FAILED_DROP = 121  # the child could not shed privileges: it exits before learner code
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
 
 
 def prepare(preload: str) -> None:
@@ -60,13 +54,28 @@ def can_fork(preload: str) -> bool:
     return hasattr(os, "fork") and all(name in sys.modules for name in filter(None, preload.split(",")))
 
 
-def clear_capabilities() -> None:
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+def capset_to_zero() -> None:
     """Empty the effective, permitted and inheritable sets (allowed to any process)."""
     libc = ctypes.CDLL(None, use_errno=True)
-    header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (_CapData * 2)(_CapData(0, 0, 0), _CapData(0, 0, 0))
     if libc.capset(ctypes.byref(header), data) != 0:
         raise OSError(ctypes.get_errno(), "capset")
+
+
+def clear_capabilities() -> None:
+    """No capability left, and dumpable again as an exec'd runner was."""
+    capset_to_zero()
+    libc = ctypes.CDLL(None, use_errno=True)
     # An exec'd runner was dumpable (its own uid may inspect it, as before); a uid change
     # without exec leaves it not dumpable, which would also hide its own /proc/self from it.
     libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
@@ -83,15 +92,25 @@ def capabilities_left() -> int:
 
 
 def spawn(*, submission: str, fd_in: int, fd_out: int, output_w: int, workdir: str,
-          env: dict[str, str], ids: tuple[int, int] | None) -> int:
-    """Fork the runner; returns its pid. In the child this never returns."""
+          env: dict[str, str], ids: tuple[int, int] | None, job: JobJail | None = None) -> int:
+    """Fork the runner; returns its pid. In the child this never returns.
+
+    With a `job`, the child enters that job's jail (grader.sandboxes.jail) instead of only
+    changing uid: its own uid and 0700 folder, Landlock, seccomp, rlimits; a step that fails
+    ends it (121) before any learner code exists, and the job is an internal error.
+    """
     sys.stdout.flush()
     sys.stderr.flush()
+    harness = os.getpid()
+    if job is not None:
+        job.prepare()  # what the child would otherwise work out on its own pages
     pid = os.fork()
     if pid:
         return pid
     try:
         _become_runner(fd_in, fd_out, output_w, workdir, env, ids)
+        if job is not None:
+            job.enter(harness)
     except BaseException as exc:  # noqa: BLE001 -- nothing of the harness may run on in the child
         with contextlib.suppress(OSError):  # fd 2 is the runner's output by now, if anything
             os.write(2, f"runner start failed: {type(exc).__name__}: {exc}\n".encode())
@@ -152,8 +171,10 @@ def _become_runner(fd_in: int, fd_out: int, output_w: int, workdir: str,
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):
         signal.signal(number, signal.SIG_DFL)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as in any Python process
-    # First, so no import after the uid switch looks at the harness's folder (not the runner's).
-    os.chdir(workdir)
+    # First, so no import after the uid switch looks at the harness's folder (not the runner's);
+    # a jailed runner's folder is made by the jail, which then goes there.
+    if os.path.isdir(workdir):
+        os.chdir(workdir)
     # Its own name in ps and /proc/<pid>/comm: a forked runner's command line is the harness's.
     ctypes.CDLL(None).prctl(PR_SET_NAME, RUNNER_NAME, 0, 0, 0)
     if ids is not None:

@@ -144,6 +144,17 @@ def init_app(app: Flask) -> None:
         return {"sandbox_isolated": sandbox_isolated}
 
 
+def warn_if_not_isolated(app: Flask) -> bool:
+    """Say at start when learners' code will run without isolation; whether it is isolated."""
+    isolated = grader_sandbox_isolated(app.config["GRADER_SANDBOX"])
+    if not isolated:
+        log.warning("THE GRADING SANDBOX IS NOT ISOLATED (GRADER_SANDBOX=%s): learners' code runs "
+                    "without the job jail, which needs Linux with Landlock (5.13 or later; 6.12 or "
+                    "later for every protection) and libseccomp, or without docker. See docs/sandbox.md.",
+                    app.config["GRADER_SANDBOX"])
+    return isolated
+
+
 def recover_unfinished(app: Flask) -> list[str]:
     """Re-enqueue what a stopped server left queued or running; returns the ids."""
     from sqlalchemy import inspect, select, update

@@ -1,4 +1,4 @@
-"""The local sandbox: the harness in a child process with limits and a timeout. Not isolated."""
+"""The local sandbox: the harness in a child process with limits and a timeout; its runner jailed."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.sandboxes import jail
 from grader.sandboxes.base import HARNESS_SLACK_S, STARTING, Job, report_phase, warm_up_pool
 from grader.sandboxes.contract import MAX_RESULTS_BYTES
 from grader.sandboxes.lane import background_slot, lowered
@@ -22,12 +23,18 @@ from grader.sandboxes.pool import WarmPool
 class LocalSandbox:
     """Runs the harness as a child of this process: limits, a wall clock, a fresh directory.
 
-    The learner's code runs under this machine's user with rlimits only: no network or
-    filesystem isolation. Use the docker backend wherever learners are untrusted.
+    Where the kernel has Landlock (and libseccomp is there), each job's learner runner is
+    forked into a jail of its own (grader/sandboxes/jail.py): its own uid where this process
+    may change uid, a private folder, no file outside the interpreter's, no network, no other
+    process. Elsewhere (or GRADER_JAIL=0) it runs under this machine's user with rlimits only:
+    `isolated` says which, and the server says so at start and on the instructor pages.
     """
 
     name = "local"
-    isolated = False
+
+    @property
+    def isolated(self) -> bool:
+        return jail.enabled() and jail.support().isolated
 
     def warm_pool(self) -> WarmPool:
         return local_pool()
@@ -82,7 +89,11 @@ class LocalSandbox:
             results_path = root / "out" / "results.json"
             command = [sys.executable, "-m", "grader", "harness", str(job.exercise.path),
                        str(submission), "--results", str(results_path), "--lang", job.lang]
-            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
+            cell = jail.new_job() if jail.enabled() else None
+            if cell is not None:
+                command += ["--jail", cell.to_arg()]
+            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
+                       PYTORCH_NVML_BASED_CUDA_CHECK="1")
             try:
                 completed = subprocess.run(  # noqa: S603 -- our own interpreter and module
                     lowered(command) if job.background else command, cwd=root, env=env,
@@ -91,6 +102,9 @@ class LocalSandbox:
                 )
             except subprocess.TimeoutExpired:
                 return GRADING.decide(job, Outcome(timed_out=True), started)
+            finally:
+                if cell is not None and Path(cell.directory).exists():
+                    jail.end(cell)  # the harness was killed before it could end the job itself
             return GRADING.decide(job, self._read(results_path, completed), started)
 
     def _read(self, path: Path, completed: subprocess.CompletedProcess[bytes]) -> Outcome:

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from grader.sandboxes import resources
+from grader.sandboxes import jail, resources
 from grader.sandboxes.base import Job, kill_on_cancel
 from grader.sandboxes.contract import MAX_RESULTS_BYTES, READY, WARM_ENTRY, job_order
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_back, set_group_priority
@@ -38,17 +38,23 @@ class LocalMember:
         self.root = Path(tempfile.mkdtemp(prefix="warm-"))
         self.log = open(self.root / "harness.log", "w+b")  # noqa: SIM115 -- lives as long as we do
         self.process: Any
+        # The job's jail (grader/sandboxes/jail.py), chosen here: we outlive the harness, so
+        # discard() can still end whatever the job left if the harness itself was killed.
+        self.jail = jail.new_job() if jail.enabled() else None
+        jailed = ["--jail", self.jail.to_arg()] if self.jail is not None else []
         if from_zygote:  # a fork of a process that has imported everything (zygote.py)
-            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log)
+            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log,
+                                   jail=self.jail.to_arg() if self.jail is not None else None)
             with _live_lock:
                 self.process = child
                 _live.add(self)
             return
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
+                   PYTORCH_NVML_BASED_CUDA_CHECK="1")
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
                 [sys.executable, "-m", WARM_ENTRY,
-                 "--max-idle-s", str(max_idle_s()), "--nice", str(nice)],
+                 "--max-idle-s", str(max_idle_s()), "--nice", str(nice), *jailed],
                 cwd=self.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self.log, start_new_session=True,
             )
@@ -126,6 +132,10 @@ class LocalMember:
         self._kill()
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
+        if self.jail is not None and Path(self.jail.directory).exists():
+            # The harness ends its job's jail before it exits; its folder still there means
+            # the harness died (killed at the wall clock, say) before it could.
+            jail.end(self.jail)
         with _live_lock:
             _live.discard(self)
 

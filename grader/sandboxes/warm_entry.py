@@ -102,7 +102,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="forked from the zygote: everything is imported already")
     parser.add_argument("--nice", type=int, default=0,
                         help="start up at this lower priority, back to normal when the job comes")
+    parser.add_argument("--jail", default=None,
+                        help="the job's jail (grader.sandboxes.jail.JobJail.to_arg): the runner enters it")
+    parser.add_argument("--parent-pid", type=int, default=None,
+                        help="the single-threaded process this harness must die with (the zygote)")
     options = parser.parse_args(argv)
+    job = None
+    if options.jail is not None:
+        from grader.sandboxes import jail
+
+        job = jail.JobJail.from_arg(options.jail)
+        jail.harden_harness(options.parent_pid)  # given by the zygote: single-threaded
+        jail.prepare()
     from grader.sandboxes import lane
 
     base_nice = os.getpriority(os.PRIO_PROCESS, 0)
@@ -121,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
     workdir = Path(tempfile.mkdtemp(prefix="learner-"))
     learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir,
-                      runner_user=options.runner_user, fork=True)
+                      runner_user=options.runner_user, fork=True, jail=job)
     if not options.prewarmed:
         warm_up()
     # The runner is forked from this process, which has imported torch once for both and has
@@ -134,18 +145,21 @@ def main(argv: list[str] | None = None) -> int:
         pass  # the job's first request reports it (as internal): never a verdict on the learner
     print(READY, flush=True)  # the pool hands out only sandboxes that said this
     os.dup2(2, 1)  # from now on our stdout (pytest's chatter) goes where stderr goes
-    job = wait_for_job(options.job_file, options.max_idle_s)
-    if refill and job is not None:  # a learner waits now: this harness and its runner
+    order = wait_for_job(options.job_file, options.max_idle_s)
+    if refill and order is not None:  # a learner waits now: this harness and its runner
         runner = learner.pid
         lane.set_group_priority([os.getpgrp(), *([runner] if runner else [])], base_nice)
-    if job is None:
-        learner.close()
-        shutil.rmtree(workdir, ignore_errors=True)
-        return 0
     try:
-        _run_job(job, learner, workdir)
+        if order is None:
+            learner.close()
+        else:
+            _run_job(order, learner, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+        if job is not None:  # nothing of the job outlives it (the pool checks this again)
+            from grader.sandboxes import jail
+
+            jail.end(job, descendants_of=os.getpid(), reap=True)
     return 0
 
 

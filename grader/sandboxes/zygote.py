@@ -15,8 +15,12 @@ boundary (docs/sandbox.md, "Local warm sandboxes come from a zygote"):
 - a forked sandbox is a new session with only its own three descriptors (stdin, stdout,
   log), shares no writable memory with the zygote or its siblings (copy on write), and is
   thrown away after its job, like any warm sandbox.
-The protocol is one Unix socket: the pool sends {"nice": N, "max_idle_s": S} with three file
-descriptors (SCM_RIGHTS); the zygote answers {"pid": PID}. EOF ends the zygote.
+The protocol is one Unix socket: the pool sends {"nice": N, "max_idle_s": S, "jail": JOB} with
+three file descriptors (SCM_RIGHTS); the zygote answers {"pid": PID}. EOF ends the zygote.
+JOB (grader.sandboxes.jail.JobJail.to_arg, or null) is the jail the sandbox's learner runner
+enters; the sandbox itself takes the harness's layers (jail.harden_harness) and dies with us.
+CUDA is never initialised here (PYTORCH_NVML_BASED_CUDA_CHECK=1: an availability check asks
+NVML, not the driver); each job's runner initialises it itself, after the fork.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ def prepare() -> None:
 
     runner_fork.prepare("torch")
     warm_up()
+    from grader.sandboxes import jail
+
+    jail.prepare()  # the seccomp program and the read paths, once for every job
 
 
 def _reap(_signum: int, _frame: object) -> None:
@@ -70,16 +77,17 @@ def serve(channel: socket.socket) -> None:
             channel.sendall(b'{"pid": null}\n')
             continue
         request = json.loads(message)
+        zygote = os.getpid()
         pid = os.fork()
         if pid == 0:
             channel.close()
-            _become_sandbox(fds, request)  # never returns
+            _become_sandbox(fds, request, zygote)  # never returns
         for fd in fds:
             os.close(fd)
         channel.sendall(json.dumps({"pid": pid}).encode() + b"\n")
 
 
-def _become_sandbox(fds: list[int], request: dict) -> None:
+def _become_sandbox(fds: list[int], request: dict, zygote: int) -> None:
     code = 1
     try:
         os.setsid()
@@ -92,8 +100,9 @@ def _become_sandbox(fds: list[int], request: dict) -> None:
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
         from grader.sandboxes import warm_entry
 
+        jailed = ["--jail", str(request["jail"]), "--parent-pid", str(zygote)] if request.get("jail") else []
         code = warm_entry.main(["--max-idle-s", str(float(request.get("max_idle_s", 900))),
-                                "--nice", str(int(request.get("nice", 0))), "--prewarmed"])
+                                "--nice", str(int(request.get("nice", 0))), "--prewarmed", *jailed])
         sys.stdout.flush()
         sys.stderr.flush()
     finally:

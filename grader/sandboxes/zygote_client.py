@@ -69,6 +69,8 @@ class Zygote:
                "HOME": os.environ.get("HOME", "/tmp"),  # noqa: S108
                "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "PYTHONDONTWRITEBYTECODE": "1",
                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
+               # CUDA must never be initialised before a fork: torch.cuda.is_available() asks NVML.
+               "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
                **{k: v for k, v in os.environ.items() if k.startswith("GRADER_")}}
         self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
             [sys.executable, "-m", "grader.sandboxes.zygote", "--fd", str(theirs.fileno())],
@@ -96,12 +98,16 @@ class Zygote:
         # After ") ": state is field 3 of stat(5), so utime..cstime (14..17) are [11:15] here.
         return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
-    def spawn(self, *, nice: int, max_idle_s: float, log: IO[bytes]) -> ZygoteChild:
-        """A new warm sandbox, forked; its stdin and stdout are pipes to us, stderr `log`."""
+    def spawn(self, *, nice: int, max_idle_s: float, log: IO[bytes],
+              jail: str | None = None) -> ZygoteChild:
+        """A new warm sandbox, forked; its stdin and stdout are pipes to us, stderr `log`.
+
+        `jail`: the job's jail (grader.sandboxes.jail.JobJail.to_arg) its runner enters.
+        """
         job_r, job_w = os.pipe()
         out_r, out_w = os.pipe()
         try:
-            request = json.dumps({"nice": nice, "max_idle_s": max_idle_s}).encode()
+            request = json.dumps({"nice": nice, "max_idle_s": max_idle_s, "jail": jail}).encode()
             with self._lock:
                 socket.send_fds(self.channel, [request], [job_r, out_w, log.fileno()])
                 ready, _, _ = select.select([self.channel], [], [], 30)

@@ -88,8 +88,9 @@ def test_every_interface_string_is_translated():
     assert problems == []
 
 
-def test_footer_says_whether_grading_is_isolated(client):
-    """The app fixture grades with the local sandbox, which isolates nothing: the footer says so."""
+def test_footer_says_whether_grading_is_isolated(client, monkeypatch):
+    """The app fixture grades with the local sandbox; with its jail off it isolates nothing: the footer says so."""
+    monkeypatch.setenv("GRADER_JAIL", "0")
     english = client.get("/").get_data(as_text=True)
     assert "without isolation (development mode)" in english
     assert "isolated sandbox" not in english

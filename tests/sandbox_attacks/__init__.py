@@ -1,0 +1,1 @@
+"""Cross-job attacks on the local sandbox's jail (grader/sandboxes/jail.py)."""

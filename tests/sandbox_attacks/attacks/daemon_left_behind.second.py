@@ -1,0 +1,2 @@
+# what: The next learner's honest run: it must run to the end.
+# second: grade

@@ -1,0 +1,2 @@
+# what: The next learner's honest grading: it must pass.
+# second: grade
