@@ -1,7 +1,7 @@
 """Container entry point: drop from root to `grader`, keeping only what the uid switch needs."""
 
-# The container starts as root with a capability bounding set of {SETUID, SETGID, KILL}
-# (cap_drop ALL, then three added back) and no-new-privileges. This module then:
+# The container starts as root with a capability bounding set of {CHOWN, SETUID, SETGID, KILL}
+# (cap_drop ALL, then four added back) and no-new-privileges. This module then:
 #   1. becomes `grader` (uid and gid, no supplementary groups) with PR_SET_KEEPCAPS, so
 #      the three capabilities survive the switch in the permitted set;
 #   2. raises them into the effective set and nowhere else: inheritable and ambient
@@ -25,8 +25,9 @@ import sys
 from grader.sandboxes.contract import WARM_ENTRY
 from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, SLOT_ARG, SLOT_ENTRY, WARM_ARG
 
-CAP_KILL, CAP_SETGID, CAP_SETUID = 5, 6, 7
-KEPT = (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)
+CAP_CHOWN, CAP_KILL, CAP_SETGID, CAP_SETUID = 0, 5, 6, 7
+# CHOWN: the job jail hands its folder to the job's uid before the runner becomes it (jail.py).
+KEPT = (1 << CAP_CHOWN) | (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)
 PR_SET_KEEPCAPS = 8
 PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4

@@ -24,7 +24,8 @@ LABEL_SLOT = "learnai.slot"  # "1" on a slot container (it forks many jobs, one 
 LABEL_WORKER = "learnai.worker"
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
 # KILL, see entry.py), then the harness, which runs learner code under a uid of its own.
-CAPABILITIES = ["SETUID", "SETGID", "KILL"]
+# CHOWN: the job jail gives its folder to the job's uid (grader/sandboxes/jail.py).
+CAPABILITIES = ["CHOWN", "SETUID", "SETGID", "KILL"]
 
 # The harness itself (interpreter, pytest, torch in the tests) lives beside the learner in
 # the same cgroup; these margins keep it from being what the limits bite first.
@@ -129,7 +130,9 @@ def container_kwargs(limits: Limits, *, job_id: str, deadline: float, max_idle_s
         # CUDA is never initialised before a fork (a slot's supervisor checks it); a job does.
         "environment": {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "HOME": "/tmp",  # noqa: S108
                         "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": "/tmp",  # noqa: S108
-                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1"},
+                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
+                        # The operator's choice of the job jail (grader/sandboxes/jail.py) holds inside too.
+                        **({"GRADER_JAIL": os.environ["GRADER_JAIL"]} if "GRADER_JAIL" in os.environ else {})},
         "network_mode": "none",
         "read_only": True,
         # A fresh anonymous volume per job, seeded from the image's /grading (owned by

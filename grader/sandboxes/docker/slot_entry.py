@@ -6,8 +6,10 @@ It runs as `grader` (entry.py dropped it there, keeping SETUID, SETGID and KILL)
 torch, pytest and the grader once, like the local zygote (grader/sandboxes/zygote.py): it never
 reads an exercise, a test, a solution or a submission, and never initialises CUDA. Then, one
 job at a time:
-  1. fork a job process; it forks its learner runner as a fresh uid (no capability) before
-     anything of a job exists, then waits for the job on stdin (frames.py): an order and a tar;
+  1. fork a job process; it forks its learner runner into the job's jail (grader/sandboxes/
+     jail.py: a fresh uid, its own folder, Landlock, seccomp, rlimits; without the jail, a fresh
+     uid and no capability) before anything of a job exists, then waits for the job on stdin
+     (frames.py): an order and a tar;
   2. the job process unpacks the files into /grading/job (0700 grader), grades or runs the job
      as warm_entry does, sends the document on stdout and exits;
   3. the supervisor checks what the job left: any process besides itself, a new file in /tmp,
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.runner_fork import capset_to_zero
 from grader.sandboxes.docker.contract import GRADING_DIR, RUNNER_UIDS, job_order, unpack_job_files
 from grader.sandboxes.docker.frames import FILES_BYTES, MESSAGE_BYTES, read_frame, write_message
 
@@ -95,7 +98,8 @@ def remove_as(uid: int, path: Path) -> None:
         try:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)  # every capability goes with the uid change
+            os.setresuid(uid, uid, uid)
+            capset_to_zero()  # from a non-root uid, a uid change keeps them: none needed here
             for entry in path.iterdir():  # what is not its own (the harness's copy of the code) stays
                 if entry.is_dir() and not entry.is_symlink():
                     shutil.rmtree(entry, ignore_errors=True)
@@ -104,14 +108,18 @@ def remove_as(uid: int, path: Path) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
-    shutil.rmtree(path, ignore_errors=True)
+    try:
+        os.rmdir(path)  # the jail's folder is the job's, 0700: we may remove it, not list it
+    except OSError:
+        shutil.rmtree(path, ignore_errors=True)  # the work folder: ours, with the harness's files
 
 
-def what_was_left(before: dict[str, int], oom_before: int, uid: int) -> tuple[list[str], bool]:
+def what_was_left(before: dict[str, int], oom_before: int, uid: int, cell: Any) -> tuple[list[str], bool]:
     """What the last job left behind (processes are killed on the way), and whether OOM struck.
 
-    Its own working directory is emptied (as its uid) and removed: what a learner writes there
-    is expected. Anything new elsewhere, a process or an IPC object, is a reason to go.
+    Its own folders (the jail's, the working directory) are emptied as its uid and removed: what
+    a learner writes there is expected. Anything new elsewhere, a process or an IPC object, is a
+    reason to go. The jail's own end (`cell`, grader.sandboxes.jail) runs too, as on a bare host.
     """
     left = []
     processes = _others()
@@ -127,6 +135,9 @@ def what_was_left(before: dict[str, int], oom_before: int, uid: int) -> tuple[li
                 os.kill(pid, signal.SIGKILL)  # CAP_KILL: any uid in this container
             except (ProcessLookupError, PermissionError):
                 pass
+    if cell is not None:
+        cell.end()  # kill(-1) as the job's uid until none is left; its folder is removed below
+        remove_as(uid, Path(cell.directory))
     remove_as(uid, WORK_DIR)
     for path, owner in _entries().items():
         if path in before:
@@ -155,19 +166,28 @@ def _unlink(path: str) -> None:
         pass
 
 
-def job_process(uid: int, out: int, max_idle_s: float) -> int:
-    """One job, start to end (in the forked child): the runner first, then the job, then its document."""
+def job_process(uid: int, cell: Any, out: int, max_idle_s: float, supervisor: int) -> int:
+    """One job, start to end (in the forked child): the runner first, then the job, then its document.
+
+    With a jail (`cell`), the runner enters it when it is forked (its uid, folder, Landlock,
+    seccomp, rlimits) and this harness takes its own layers, dying with the supervisor; without
+    one (GRADER_JAIL=0, or a kernel without Landlock) the runner only becomes `uid`, as before.
+    """
     from grader import runner_fork
     from grader.learner import Learner, LearnerFatal
     from grader.learner_errors import SUBMISSION_NAME
+    from grader.sandboxes import jail
     from grader.sandboxes.warm_entry import _run_job
     from grader.schema import Limits
 
     os.setsid()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the harness waits for its runner
+    if cell is not None:
+        jail.harden_harness(supervisor)  # forked by the supervisor's one thread
     workdir = WORK_DIR
     workdir.mkdir(mode=0o700)  # Learner makes it the runner's: sticky, 1777
-    learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir, runner_user=f"{uid}:{uid}", fork=True)
+    learner = Learner(workdir / SUBMISSION_NAME, Limits(), workdir=workdir, fork=True, jail=cell,
+                      runner_user=None if cell is not None else f"{uid}:{uid}")
     runner_fork.prepare(learner.preload)
     learner.start()  # before anything of a job is in this process (grader.runner_fork)
     try:
@@ -202,9 +222,16 @@ def job_process(uid: int, out: int, max_idle_s: float) -> int:
 
 def serve(out: int, max_idle_s: float) -> int:
     """Fork jobs one at a time until one leaves something behind, or none comes."""
+    from grader.sandboxes import jail
+
+    jailed = jail.enabled()
     before = _entries()
     while True:
+        cell = jail.new_job(base=Path(GRADING_DIR)) if jailed else None
         uid = RUNNER_UIDS[secrets.randbelow(len(RUNNER_UIDS))]
+        if cell is not None and cell.uid is not None:
+            uid = cell.uid
+        supervisor = os.getpid()
         oom_before = oom_kills()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -212,7 +239,7 @@ def serve(out: int, max_idle_s: float) -> int:
         if pid == 0:
             code = 1
             try:
-                code = job_process(uid, out, max_idle_s)
+                code = job_process(uid, cell, out, max_idle_s, supervisor)
             except BaseException as exc:  # noqa: BLE001 -- the supervisor reports it
                 print(f"job process failed: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             finally:
@@ -221,7 +248,7 @@ def serve(out: int, max_idle_s: float) -> int:
         code = os.waitstatus_to_exitcode(status)
         if code == IDLE_EXIT:
             return 0
-        left, oom = what_was_left(before, oom_before, uid)
+        left, oom = what_was_left(before, oom_before, uid, cell)
         if code != 0:
             left.append(f"the job process ended with {code}")
         write_message(out, {"left": left, "oom": oom})
