@@ -77,4 +77,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         recover_runs = getattr(app.extensions["grading_queue"], "recover_runs", None)
         if recover_runs is not None:  # in-process only: Celery's workers sweep their own
             recover_runs()
+        if getattr(app.extensions["grading_queue"], "grades_in_this_process", False) and not app.testing:
+            queue.warm_up_in_background(app)  # the first learner's grading finds a sandbox ready
     return app

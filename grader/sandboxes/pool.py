@@ -91,12 +91,15 @@ class WarmPool:
         self._ready_at: dict[int, float] = {}  # id(member) -> when it joined the idle members
         self._lent_at: dict[int, float] = {}  # id(member) -> when it was handed out, until finished
 
-    def start(self) -> None:
+    def start(self) -> bool:
+        """Start refilling (once); whether this call started it."""
         with self._changed:
             if self._thread is None and not self._closed and self.size > 0:
                 self._thread = threading.Thread(target=self._refill, name=f"pool-{self.name}",
                                                 daemon=True)
                 self._thread.start()
+                return True
+            return False
 
     def take(self, on_wait: Callable[[], None] | None = None) -> Member | None:
         """A live warm member, or None (the pool is empty, off or closed): start one cold.
@@ -108,8 +111,10 @@ class WarmPool:
         behind an instructor's check, where either alone took 13 s). `on_wait` is called
         before such a wait (the learner is told a sandbox is starting for them).
         """
-        self.start()
+        started_now = self.start()
         with self._changed:
+            if started_now and self._hurry is not None:  # the first job: take over the first start
+                self._changed.wait_for(lambda: self._starting or self._idle or self._closed, timeout=1.0)
             taken = self._take_idle()
             if taken is None and self._hurry is not None and self._starting > self._waiting:
                 taken = self._take_starting(on_wait)
