@@ -12,7 +12,6 @@ behind, a job process that failed, or a stream that broke.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from typing import Any
 
@@ -21,7 +20,7 @@ from grader.sandboxes.docker.contract import job_files
 from grader.sandboxes.docker.frames import AttachStream, StreamEnded, frame, message
 from grader.sandboxes.docker.outcome import engine_fault
 from grader.sandboxes.docker.settings import slot_max_age_s, slot_max_jobs
-from grader.sandboxes.docker.warm import READY_TIMEOUT_S, DockerMember
+from grader.sandboxes.docker.warm import READY_TIMEOUT_S, DockerMember, spawning
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S
 from grader.sandboxes.outcome import Documents, Outcome
 from grader.sandboxes.pool import WarmPool, get_pool
@@ -137,27 +136,7 @@ def slot_pool(client: Any, limits: Limits, *, lane: str = "grade", gpu: str | No
 
     key = ("docker-slot", image_name(), limits.memory_mb, limits.processes, lane, gpu)
     pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
-    starting: set[SlotMember] = set()
-    starting_lock = threading.Lock()
-
-    def spawn() -> SlotMember:
-        member = SlotMember(client, pool_limits, cpu_shares=cpu_shares, gpu=gpu)
-        with starting_lock:
-            starting.add(member)
-        try:
-            member.wait_ready()
-        finally:
-            with starting_lock:
-                starting.discard(member)
-        return member
-
-    def hurry() -> None:
-        """A job waits for one of them (WarmPool.take): a grading's CPU weight from now on."""
-        with starting_lock:
-            members = list(starting)
-        for member in members:
-            member.raise_shares()
-
+    spawn, hurry = spawning(lambda: SlotMember(client, pool_limits, cpu_shares=cpu_shares, gpu=gpu))
     size = 1 if gpu is not None or lane == "background" else run_pool_size() if lane == "run" else None
     return get_pool(key, spawn, size, hurry=hurry, reuse=True)
 

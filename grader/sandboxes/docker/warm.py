@@ -7,7 +7,8 @@ import logging
 import threading
 import time
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from grader.sandboxes import resources
 from grader.sandboxes.contract import READY
@@ -20,6 +21,7 @@ from grader.sandboxes.run_lane import run_pool_size
 from grader.schema import MAX_TIME_S, Limits
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound="DockerMember")
 READY_TIMEOUT_S = 180.0  # container start, torch and pytest imports on a very busy host
 READY_POLL_S = 0.1
 
@@ -176,6 +178,33 @@ def _forget_after_fork() -> None:
 resources.register("docker containers", forget=_forget_after_fork, close=discard_all)
 
 
+def spawning(make: Callable[[], M]) -> tuple[Callable[[], M], Callable[[], None]]:
+    """A pool's spawn (make a member, wait until it is ready) and hurry (a job waits for one of
+    those still starting, WarmPool.take: a grading's CPU weight from now on). The pool keeps
+    the pair of the call that made it, so both share one set of members still starting."""
+    starting: set[M] = set()
+    starting_lock = threading.Lock()
+
+    def spawn() -> M:
+        member = make()
+        with starting_lock:
+            starting.add(member)
+        try:
+            member.wait_ready()
+        finally:
+            with starting_lock:
+                starting.discard(member)
+        return member
+
+    def hurry() -> None:
+        with starting_lock:
+            members = list(starting)
+        for member in members:
+            member.raise_shares()
+
+    return spawn, hurry
+
+
 def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool:
     """This process's warm containers for jobs of this lane with these container-level limits.
 
@@ -190,27 +219,5 @@ def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool
     key = ("docker", image_name(), limits.memory_mb, limits.processes) + (("run",) if lane == "run" else ())
     pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
 
-    # Members of this pool still starting, for hurry (the pool keeps the spawn and hurry of the
-    # call that made it, so both share this one set).
-    starting: set[DockerMember] = set()
-    starting_lock = threading.Lock()
-
-    def spawn() -> DockerMember:
-        member = DockerMember(client, pool_limits)
-        with starting_lock:
-            starting.add(member)
-        try:
-            member.wait_ready()
-        finally:
-            with starting_lock:
-                starting.discard(member)
-        return member
-
-    def hurry() -> None:
-        """A job waits for one of them (WarmPool.take): a grading's CPU weight from now on."""
-        with starting_lock:
-            members = list(starting)
-        for member in members:
-            member.raise_shares()
-
+    spawn, hurry = spawning(lambda: DockerMember(client, pool_limits))
     return get_pool(key, spawn, run_pool_size() if lane == "run" else None, hurry=hurry)
