@@ -12,8 +12,11 @@ SQLite database, in a cpuacct cgroup of its own; then, for amp-train-one-epoch's
 Each prints p50, p90, max, gradings a minute and the load average, and the stress also the
 core-seconds per grading: the CPU of the server's cgroup (web process, grading threads, the
 local zygote and its forks) and of the sandbox containers it made (their cpuacct cgroups)
-over the stress window, divided by its gradings. The engine's own CPU (dockerd, containerd,
-the shims) is printed apart: it is shared with whatever else uses the engine.
+over the stress window, divided by its gradings, less the server's cost of answering the
+learners' status polls (every 20 ms while a grading runs, so a slower grading pays for more of
+them): measured after the stress as the server's CPU for 400 polls of a finished submission,
+times the polls counted during it. The engine's own CPU (dockerd, containerd, the shims) is
+printed apart: it is shared with whatever else uses the engine.
 Every simulated learner comes from 127.0.0.1, which a real class does not: the per-learner
 and per-address admission limits are lifted (SUBMISSION_*_RATE_LIMIT, GRADING_MAX_*), and
 nothing else differs from the defaults.
@@ -202,6 +205,37 @@ class ContainerCpu:
         return sum(self.seen.values())
 
 
+CALIBRATION_POLLS = 400
+
+
+class Counted:
+    """A learner class whose HTTP requests are counted (the status polls above all)."""
+
+    def __init__(self, learner_class: Any):
+        self.count = 0
+        self._lock = threading.Lock()
+        counter = self
+
+        class Counting(learner_class):  # type: ignore[misc,valid-type]
+            def _json(self, *args: Any, **kwargs: Any) -> Any:
+                with counter._lock:
+                    counter.count += 1
+                return super()._json(*args, **kwargs)
+
+        self.learner_class = Counting
+
+
+def poll_cpu_s(server: Server, learner: Any, code: str) -> float:
+    """The server's CPU for one status poll: CALIBRATION_POLLS polls of a finished submission."""
+    _, sent = learner._json("POST", "/api/exercises/amp-train-one-epoch/submissions", {"code": code})
+    while learner._json("GET", f"/api/submissions/{sent['id']}")[1].get("status") != "done":
+        time.sleep(0.1)
+    before = server.cpu_s()
+    for _ in range(CALIBRATION_POLLS):
+        learner._json("GET", f"/api/submissions/{sent['id']}")
+    return (server.cpu_s() - before) / CALIBRATION_POLLS
+
+
 def figures(label: str, records: list[tuple[float, float, str]], elapsed: float) -> str:
     seconds = [s for _, s, _ in records]
     if not seconds:
@@ -212,7 +246,9 @@ def figures(label: str, records: list[tuple[float, float, str]], elapsed: float)
             f" | not a pass: {failed} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
 
 
-def measure(sandbox: str, options: Any, code: str, learner_factory: Any) -> list[str]:
+def measure(sandbox: str, options: Any, code: str, learner_class: Any) -> list[str]:
+    counted = Counted(learner_class)
+    learner_factory = counted.learner_class
     server = Server(sandbox, options.port)
     lines = []
     try:
@@ -226,17 +262,21 @@ def measure(sandbox: str, options: Any, code: str, learner_factory: Any) -> list
         lines.append(figures(f"{sandbox:6} class of 30, think 30-90 s, {options.class_duration:.0f} s",
                              outcome["records"], outcome["elapsed"]))
         print(lines[-1], flush=True)
-        cpu_before, engine_before = server.cpu_s(), engine_cpu_s()
+        cpu_before, engine_before, requests_before = server.cpu_s(), engine_cpu_s(), counted.count
         with ContainerCpu(server.process.pid) as containers:
             outcome = run_class(lambda: learner_factory(server.base), code, learners=10, think=(4, 7),
                                 duration_s=options.stress_duration, validate=None, validate_at_s=0)
         server_cpu, engine = server.cpu_s() - cpu_before, engine_cpu_s() - engine_before
+        requests = counted.count - requests_before
+        per_poll = poll_cpu_s(server, learner_factory(server.base), code)
         count = max(1, len(outcome["records"]))
+        grading_server = max(0.0, server_cpu - requests * per_poll)
         lines.append(figures(f"{sandbox:6} stress of 10, think 4-7 s, {options.stress_duration:.0f} s",
                              outcome["records"], outcome["elapsed"]))
-        lines.append(f"{sandbox:6} core-seconds per grading: {(server_cpu + containers.used) / count:.2f} "
-                     f"(server {server_cpu / count:.2f} + containers {containers.used / count:.2f}); "
-                     f"engine, shared: {engine / count:.2f}")
+        lines.append(f"{sandbox:6} core-seconds per grading: {(grading_server + containers.used) / count:.2f} "
+                     f"(server {grading_server / count:.2f} + containers {containers.used / count:.2f}; "
+                     f"less {requests / count:.0f} polls a grading at {per_poll * 1000:.1f} ms each: "
+                     f"{server_cpu / count:.2f} with them); engine, shared: {engine / count:.2f}")
         print("\n".join(lines[-2:]), flush=True)
     finally:
         server.stop()
