@@ -21,6 +21,7 @@ from grader.sandboxes.docker import sandbox as backend
 from grader.sandboxes.docker import warm
 from grader.sandboxes.docker.gpus import GpuScheduler
 from grader.sandboxes.docker.janitor import stale_containers, sweep
+from grader.sandboxes.docker.settings import owner
 from grader.sandboxes.pool import close_all
 from grader.schema import MAX_TIME_S
 
@@ -131,8 +132,9 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 
     def watch() -> None:
         while not done.is_set():
-            listed = fresh_engine.client.containers.list(
-                ignore_removed=True, filters={"label": "learnai.job", "status": "running"})
+            listed = fresh_engine.client.containers.list(  # ours: the engine is shared
+                ignore_removed=True, filters={"label": ["learnai.job", f"learnai.owner={owner()}"],
+                                              "status": "running"})
             # Warm sandboxes waiting for a job hold no slot; only those grading count.
             idle = warm.idle_container_ids()  # after listing, as tests/docker/conftest.py does
             running.append(len([c for c in listed if c.id not in idle]))
@@ -155,7 +157,6 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 
 def running_job(client: Any) -> Any | None:
     """The one job container of this process that is running now, if any."""
-    from grader.sandboxes.docker.settings import owner
 
     found = client.containers.list(ignore_removed=True, filters={"label": f"learnai.owner={owner()}",
                                             "status": "running"})

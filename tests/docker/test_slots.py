@@ -22,8 +22,8 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow]
 FILL_S = 300
 
 WHO = """
-import os
-print("host", open("/etc/hostname").read().strip(), "uid", os.getuid(), "cwd", os.getcwd())
+import os, socket
+print("host", socket.gethostname(), "uid", os.getuid(), "cwd", os.getcwd())
 """
 
 # Everything a job may leave in its own folder (its HOME and working directory), and what it is.
