@@ -37,7 +37,11 @@ LOOKS_AROUND = WHO + """
 first_cwd, first_uid = FIRST_CWD, FIRST_UID
 print("sees-folder", os.path.exists(first_cwd))
 owners = set()
-for pid in os.listdir("/proc"):
+try:
+    pids = os.listdir("/proc")
+except PermissionError:
+    pids = []  # the job jail keeps /proc out of reach: nothing to see at all
+for pid in pids:
     if pid.isdigit():
         try:
             owners.add(os.stat(f"/proc/{pid}").st_uid)
@@ -64,7 +68,11 @@ def command(pid):
         return open(f"/proc/{pid}/cmdline", "rb").read()
     except OSError:
         return b""
-print("sleepers", sum(1 for p in os.listdir("/proc") if p.isdigit() and command(p).startswith(b"sleep")))
+try:
+    pids = os.listdir("/proc")
+except PermissionError:
+    pids = []  # the job jail keeps /proc out of reach
+print("sleepers", sum(1 for p in pids if p.isdigit() and command(p).startswith(b"sleep")))
 print("left", os.path.exists("/dev/shm/left-for-the-next"))
 """
 

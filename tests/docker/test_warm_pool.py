@@ -87,7 +87,11 @@ def command(pid):
 import socket
 print("host", socket.gethostname(), "uid", os.getuid())
 print("left", os.path.exists("/tmp/left-behind"))
-print("sleepers", sum(1 for p in os.listdir("/proc") if p.isdigit() and command(p).startswith(b"sleep")))
+try:
+    pids = os.listdir("/proc")
+except PermissionError:
+    pids = []  # the job jail keeps /proc out of reach
+print("sleepers", sum(1 for p in pids if p.isdigit() and command(p).startswith(b"sleep")))
 """
 
 
