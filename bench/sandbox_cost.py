@@ -276,7 +276,7 @@ def measure(sandbox: str, options: Any, code: str, learner_class: Any) -> list[s
         lines.append(f"{sandbox:6} core-seconds per grading: {(grading_server + containers.used) / count:.2f} "
                      f"(server {grading_server / count:.2f} + containers {containers.used / count:.2f}; "
                      f"less {requests / count:.0f} polls a grading at {per_poll * 1000:.1f} ms each: "
-                     f"{server_cpu / count:.2f} with them); engine, shared: {engine / count:.2f}")
+                     f"the server {server_cpu / count:.2f} with them); engine, shared: {engine / count:.2f}")
         print("\n".join(lines[-2:]), flush=True)
     finally:
         server.stop()
