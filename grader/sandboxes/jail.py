@@ -19,6 +19,7 @@ API (stable; the docker slot uses the same calls):
     end(job) -> Ended             in the parent after the job, even if the harness died: every
                                   process of the job's uid killed, its directory and its
                                   /dev/shm files removed
+    release(job)                  the uid back to new_job() when the harness ended the job
     JobJail.to_arg()/from_arg()   the job as one command-line word (harness --jail ...)
     JobJail.prepare/enter/end     the same three, as methods: what runner_fork and the harness
                                   call (they sit below grader.sandboxes and may not import it)
@@ -365,6 +366,13 @@ def end(job: JobJail, descendants_of: int | None = None, reap: bool = False) -> 
     return ended
 
 
+def release(job: JobJail) -> None:
+    """This process is done with the job and its folder is gone (ended elsewhere): free its uid."""
+    if job.uid is not None:
+        with _uids_lock:
+            _uids_in_use.discard(job.uid)
+
+
 def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     """Fork a child that becomes `uid` and kill(-1)s until no other process of the uid is left.
 
@@ -401,8 +409,14 @@ def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     os.close(write_end)
     reaped = False
     with os.fdopen(read_end, "rb") as handle:
-        while reap and not select.select([handle], [], [], 0.005)[0]:
-            reaped = _reap_children(pid) or reaped  # killed orphans of ours: zombies until reaped
+        while not select.select([handle], [], [], 0.005)[0]:
+            # Killed processes that are our children stay zombies, counted against the uid,
+            # until we reap them: a harness's (a subreaper's) orphans, or a runner whose harness
+            # died when we are PID 1 (a container without an init).
+            if reap:
+                reaped = _reap_children(pid) or reaped
+            else:
+                _reap_zombies_of(uid)
         reply = handle.read()
     if not reaped:
         with contextlib.suppress(ChildProcessError):
@@ -411,6 +425,30 @@ def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
     if rounds < 0 or rounds >= KILL_ROUNDS - 1:
         raise JailError("end", f"processes of uid {uid} outlived {KILL_ROUNDS} rounds of SIGKILL")
     return rounds
+
+
+def _reap_zombies_of(uid: int) -> None:
+    """Reap our children that are zombies of `uid`, and no other (a pool's own subprocesses
+    must keep their exit status for their Popen)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return
+    for task in tasks:
+        try:
+            children = Path(f"/proc/self/task/{task}/children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                status = Path(f"/proc/{child}/status").read_text()
+            except OSError:
+                continue
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            if fields.get("State", "").strip().startswith("Z") and \
+                    fields.get("Uid", "").split()[:1] == [str(uid)]:
+                with contextlib.suppress(ChildProcessError, OSError):
+                    os.waitpid(int(child), os.WNOHANG)
 
 
 def _children_left() -> bool:

@@ -18,6 +18,7 @@ from grader.sandboxes.lane import background_slot, lowered
 from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool, use_zygote
 from grader.sandboxes.outcome import GRADING, Outcome, documents_for
 from grader.sandboxes.pool import WarmPool
+from grader.sandboxes.zygote_client import same_grader_path
 
 
 class LocalSandbox:
@@ -93,7 +94,7 @@ class LocalSandbox:
             if cell is not None:
                 command += ["--jail", cell.to_arg()]
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
-                       PYTORCH_NVML_BASED_CUDA_CHECK="1")
+                       PYTORCH_NVML_BASED_CUDA_CHECK="1", PYTHONPATH=same_grader_path())
             try:
                 completed = subprocess.run(  # noqa: S603 -- our own interpreter and module
                     lowered(command) if job.background else command, cwd=root, env=env,
@@ -105,6 +106,8 @@ class LocalSandbox:
             finally:
                 if cell is not None and Path(cell.directory).exists():
                     jail.end(cell)  # the harness was killed before it could end the job itself
+                if cell is not None:
+                    jail.release(cell)
             return GRADING.decide(job, self._read(results_path, completed), started)
 
     def _read(self, path: Path, completed: subprocess.CompletedProcess[bytes]) -> Outcome:

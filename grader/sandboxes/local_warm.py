@@ -21,7 +21,7 @@ from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_b
 from grader.sandboxes.outcome import Outcome
 from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
-from grader.sandboxes.zygote_client import zygote, zygote_supported
+from grader.sandboxes.zygote_client import same_grader_path, zygote, zygote_supported
 
 LOG_TAIL_BYTES = 2000
 READY_TIMEOUT_S = 180  # torch and pytest imports on a very busy machine
@@ -50,7 +50,7 @@ class LocalMember:
                 _live.add(self)
             return
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1",
-                   PYTORCH_NVML_BASED_CUDA_CHECK="1")
+                   PYTORCH_NVML_BASED_CUDA_CHECK="1", PYTHONPATH=same_grader_path())
         with _live_lock:
             self.process = subprocess.Popen(  # noqa: S603 -- our own interpreter and module
                 [sys.executable, "-m", WARM_ENTRY,
@@ -132,10 +132,12 @@ class LocalMember:
         self._kill()
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
-        if self.jail is not None and Path(self.jail.directory).exists():
+        if self.jail is not None:
             # The harness ends its job's jail before it exits; its folder still there means
             # the harness died (killed at the wall clock, say) before it could.
-            jail.end(self.jail)
+            if Path(self.jail.directory).exists():
+                jail.end(self.jail)
+            jail.release(self.jail)
         with _live_lock:
             _live.discard(self)
 

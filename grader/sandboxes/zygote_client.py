@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import IO
 
 from grader.sandboxes import resources
@@ -67,7 +68,7 @@ class Zygote:
         # the web app's (its secret key, its database URL) may be in it.
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                "HOME": os.environ.get("HOME", "/tmp"),  # noqa: S108
-               "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": same_grader_path(), "PYTHONDONTWRITEBYTECODE": "1",
                "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
                # CUDA must never be initialised before a fork: torch.cuda.is_available() asks NVML.
                "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
@@ -136,6 +137,15 @@ class Zygote:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(timeout=5)
+
+
+def same_grader_path() -> str:
+    """PYTHONPATH for a fresh interpreter that must import this very grader package (its
+    `--jail` and all), whatever its working directory and whatever is installed."""
+    import grader
+
+    here = str(Path(grader.__file__).resolve().parents[1])
+    return os.pathsep.join([here, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
 
 
 def zygote() -> Zygote:

@@ -171,3 +171,4 @@ def test_a_failing_step_refuses_the_job(tmp_path):
     planted.symlink_to("/etc")  # a link where the job directory must be made
     answer, _job = in_jail(lambda: "ran", jail.JobJail(str(planted), None, None))
     assert answer.get("refused") == "directory", answer
+

@@ -38,6 +38,10 @@ def test_a_forked_sandbox_carries_nothing_of_the_web_app_or_another_job(monkeypa
     try:
         first = run_code(exercise, LOOKS, sandbox="local")
         second = run_code(exercise, LOOKS, sandbox="local")
+        started = zygote_client.current()
+        assert started is not None
+        # CUDA is never initialised in the zygote: torch's availability check asks NVML.
+        assert b"PYTORCH_NVML_BASED_CUDA_CHECK=1" in Path(f"/proc/{started.process.pid}/environ").read_bytes()
     finally:
         zygote_client.close_zygote()
     for doc in (first, second):

@@ -97,10 +97,14 @@ def _started_markers() -> set[str]:
 def leftovers() -> list[str]:
     """Processes and files named xjob-* (what every attack names itself and its files)."""
     found = []
+    ours = os.readlink("/proc/self/ns/pid")
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
                 comm = Path(f"/proc/{pid}/comm").read_text().strip()
+                # Another PID namespace is another container (this suite's own jail-off run).
+                if comm.startswith(PREFIX) and os.readlink(f"/proc/{pid}/ns/pid") != ours:
+                    continue
             except OSError:
                 continue
             if comm.startswith(PREFIX):
