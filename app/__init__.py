@@ -72,4 +72,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # In-process: what a stopped server left gets its threads; Celery's workers sweep their own.
         queue.warn_if_not_isolated(app)  # at start; the instructor pages say it too
         queue.recover_unfinished(app)
+        if isinstance(app.extensions["grading_queue"], queue.InProcessQueue) and not app.testing:
+            queue.warm_up_in_background(app)  # the first learner's grading finds a sandbox ready
     return app

@@ -11,6 +11,7 @@ from grader.messages import run_error
 from grader.results import error_result
 from grader.sandboxes import Job, get_sandbox
 from grader.sandboxes.base import internal_run, validate_run_document
+from grader.sandboxes.owner import claim_identity_for_children
 
 
 def grade_code(exercise: Exercise, code: str, *, lang: str = "en",
@@ -65,17 +66,12 @@ def checked_run_document(doc: Any) -> dict[str, Any]:
 
 
 def warm_up(sandbox: str | None = None, *, wait_s: float = 0.0) -> bool:
-    """Start this process's warm pool now (e.g. in a worker's process-init hook).
+    """Start this process's warm sandboxes now (e.g. in a worker's process-init hook).
 
-    Without it the pool starts with the first job, which is then graded cold. Returns
-    whether the pool was full within `wait_s` seconds (0: do not wait).
+    Without it they start with the first job, which then waits for one. Returns whether they
+    were all ready within `wait_s` seconds (0: do not wait).
     """
-    backend = get_sandbox(sandbox)
-    pool = backend.warm_pool() if hasattr(backend, "warm_pool") else None
-    if pool is None:
-        return False
-    pool.start()
-    return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size
+    return get_sandbox(sandbox).warm_up(wait_s)
 
 
 def sandbox_isolated(sandbox: str | None = None) -> bool:
@@ -88,27 +84,16 @@ def sandbox_isolated(sandbox: str | None = None) -> bool:
 
 def claim_worker_identity() -> str:
     """In a grading worker's main process, before its pool forks: sandboxes carry its identity."""
-    from grader.sandboxes.docker.owner import claim_identity_for_children
-
     return claim_identity_for_children()
 
 
 def remove_orphan_sandboxes(sandbox: str | None = None, *, this_worker: bool = False) -> int:
-    """Remove docker sandbox containers of grading workers that are gone; returns how many.
+    """Remove the sandboxes of grading workers that are gone; returns how many.
 
-    `this_worker`: every container of this worker instead (its own shutdown). Nothing happens
-    unless `sandbox` resolves to the docker backend: only this project's labelled containers
-    are ever touched, and only where this process grades with Docker.
+    `this_worker`: every sandbox of this worker instead (its own shutdown). Each backend
+    touches only what it made (docker: this project's labelled containers).
     """
-    backend = get_sandbox(sandbox)
-    if backend.name != "docker":
-        return 0
-    from grader.sandboxes.docker.engine import engine
-    from grader.sandboxes.docker.janitor import remove_orphans
-    from grader.sandboxes.docker.owner import worker_identity
-
-    client = engine().client
-    return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)
+    return get_sandbox(sandbox).remove_orphans(this_worker=this_worker)
 
 
 def internal_error(exercise_id: str, lang: str, detail: str = "") -> dict[str, Any]:

@@ -120,7 +120,6 @@ def test_a_late_import_cycle_is_found(tmp_path: Path, monkeypatch) -> None:
 # so that hoisting it would leave the two packages importing each other, is a cycle dodged, and
 # only TODO_CYCLES may hold one (each owned, named "TODO cycle: X <-> Y", and dropped once fixed).
 LAZY_TORCH = "the grader loads torch on demand: the web process never imports it for a page"
-DOCKER_ONLY = "the docker sandbox package (and its SDK) loads only in a process that grades with docker"
 TORCH_LOADED = "needed only when torch is already loaded; this module's own import set stays minimal"
 LATE_IMPORTS: dict[str, str] = {
     **{f"app -> app.{name}": "Flask's app factory: create_app registers each blueprint on the app it makes"
@@ -138,9 +137,6 @@ LATE_IMPORTS: dict[str, str] = {
     "app.grading.worker -> grader.api": LAZY_TORCH,
     "grader.cli -> grader.validate": "each command loads only what it runs (`validate` needs the sandboxes)",
     "grader.cli -> grader.harness": "each command loads only what it runs (`harness` needs pytest and torch)",
-    "grader.grading -> grader.sandboxes.docker.engine": DOCKER_ONLY,
-    "grader.grading -> grader.sandboxes.docker.janitor": DOCKER_ONLY,
-    "grader.grading -> grader.sandboxes.docker.owner": DOCKER_ONLY,
     "grader.sandboxes -> grader.sandboxes.docker": "the docker sandbox loads only when asked for or detected",
     "grader.harness -> grader.amp.lazy_dynamo": TORCH_LOADED,
     "grader.runner -> grader.amp.lazy_dynamo": TORCH_LOADED,
@@ -150,6 +146,10 @@ LATE_IMPORTS: dict[str, str] = {
     "grader.sandboxes.warm_entry -> grader.sandboxes.lane": "the entry reads its options before it loads anything",
     **{f"{name} -> grader.sandboxes.jail": "only a jailed job loads the jail (ctypes, Landlock, pyseccomp)"
        for name in ("grader.cli", "grader.sandboxes.warm_entry", "grader.sandboxes.zygote")},
+    **{f"grader.sandboxes.docker.slot_entry -> {name}": "the slot's supervisor reads its options, then imports "
+                                                        "the grading side (torch, pytest) when it prepares"
+       for name in ("grader.sandboxes.jail", "grader.sandboxes.zygote", "grader.learner_errors",
+                    "grader.runner_fork", "grader.learner", "grader.sandboxes.warm_entry", "grader.schema")},
     "grader.sandboxes.jail -> grader": "the package's own folder, found when a job's readable paths are listed",
     "grader.sandboxes.zygote_client -> grader": "the package's own folder, found when a fresh interpreter's "
                                                 "PYTHONPATH is made",

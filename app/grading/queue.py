@@ -20,6 +20,7 @@ from app.grading.runs import run_next
 from app.grading.worker import claimable_jobs, grade_next
 from app.models import Run, Submission
 from grader.api import sandbox_isolated as grader_sandbox_isolated
+from grader.api import warm_up as grader_warm_up
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -193,6 +194,13 @@ def warn_if_not_isolated(app: Flask) -> bool:
                     "later for every protection) and libseccomp, or without docker. See docs/sandbox.md.",
                     app.config["GRADER_SANDBOX"])
     return isolated
+
+
+def warm_up_in_background(app: Flask) -> None:
+    """Start this process's warm sandboxes now, without holding up the start (Celery workers do
+    it in their process-init hook)."""
+    sandbox = app.config["GRADER_SANDBOX"]
+    threading.Thread(target=grader_warm_up, args=(sandbox,), name="sandbox-warm-up", daemon=True).start()
 
 
 def recover_unfinished(app: Flask) -> list[str]:

@@ -48,10 +48,10 @@ def report_phase(job: Job, phase: str) -> None:
 
 
 class Sandbox(Protocol):
-    """A place where the harness runs with the learner's code."""
+    """A place where the harness runs with the learner's code: all the grading layer knows of a backend."""
 
     name: str
-    isolated: bool
+    isolated: bool  # whether learner code is kept from the host and from other jobs
 
     def run(self, job: Job) -> dict[str, Any]:
         """Grade the job and return a results document (never raises for the learner's faults)."""
@@ -60,6 +60,21 @@ class Sandbox(Protocol):
     def execute(self, job: Job) -> dict[str, Any]:
         """Run the submission's top level, no tests: a run document (see validate_run_document)."""
         ...
+
+    def warm_up(self, wait_s: float = 0.0) -> bool:
+        """Start this process's warm sandboxes now; whether they were all ready within `wait_s` (0: no wait)."""
+        ...
+
+    def remove_orphans(self, *, this_worker: bool = False) -> int:
+        """Remove what the sandboxes of grading workers that are gone left behind (or, with
+        `this_worker`, everything of this worker's: its shutdown); returns how many."""
+        ...
+
+
+def warm_up_pool(pool: Any, wait_s: float) -> bool:
+    """Start a warm pool; whether it was full within `wait_s` seconds (0: only whether it is full now)."""
+    pool.start()
+    return pool.wait_filled(wait_s) if wait_s > 0 else pool.idle_count() >= pool.size
 
 
 # -- run without grading -------------------------------------------------------------------

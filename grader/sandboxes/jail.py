@@ -388,6 +388,9 @@ def _kill_uid(uid: int, gid: int, reap: bool = False) -> int:
             os.setgroups([])
             os.setresgid(gid, gid, gid)
             os.setresuid(uid, uid, uid)
+            # From a non-root uid (the docker entry's `grader`) a uid change keeps the capabilities:
+            # with CAP_KILL left, kill(-1) would end every process of the container.
+            capset_to_zero()
             resource.setrlimit(resource.RLIMIT_NPROC, (2, 2))
             for rounds in range(KILL_ROUNDS):  # noqa: B007 -- the count is the answer
                 os.kill(-1, signal.SIGKILL)  # every process of this uid but us
@@ -610,9 +613,11 @@ def _no_new_privs() -> None:
 def _make_directory(job: JobJail) -> None:
     path = job.directory
     os.mkdir(path, 0o700)  # fails if anything (a planted link) is already there
+    # Before the chown: once the folder is the job's, only CAP_FOWNER could change its mode (the
+    # docker entry keeps CHOWN but not FOWNER).
+    os.chmod(path, 0o700)
     if job.uid is not None:
         os.chown(path, job.uid, job.gid if job.gid is not None else job.uid, follow_symlinks=False)
-    os.chmod(path, 0o700, follow_symlinks=True)
     info = os.lstat(path)
     owner = job.uid if job.uid is not None else os.geteuid()
     if not stat.S_ISDIR(info.st_mode) or stat.S_IMODE(info.st_mode) != 0o700 or info.st_uid != owner:

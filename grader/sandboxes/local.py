@@ -11,23 +11,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader.messages import run_error
-from grader.results import error_result, validate_document
 from grader.sandboxes import jail
-from grader.sandboxes.base import (
-    HARNESS_SLACK_S,
-    STARTING,
-    Job,
-    internal_run,
-    report_phase,
-    validate_run_document,
-)
+from grader.sandboxes.base import HARNESS_SLACK_S, STARTING, Job, report_phase, warm_up_pool
+from grader.sandboxes.contract import MAX_RESULTS_BYTES
 from grader.sandboxes.lane import background_slot, lowered
 from grader.sandboxes.local_warm import LocalMember, local_pool, local_run_pool, use_zygote
+from grader.sandboxes.outcome import GRADING, Outcome, documents_for
 from grader.sandboxes.pool import WarmPool
 from grader.sandboxes.zygote_client import same_grader_path
-
-MAX_RESULTS_BYTES = 1024 * 1024
 
 
 class LocalSandbox:
@@ -48,6 +39,12 @@ class LocalSandbox:
 
     def warm_pool(self) -> WarmPool:
         return local_pool()
+
+    def warm_up(self, wait_s: float = 0.0) -> bool:
+        return warm_up_pool(local_pool(), wait_s)
+
+    def remove_orphans(self, *, this_worker: bool = False) -> int:
+        return 0  # a local sandbox is a process of its worker's: it ends with it (local_warm)
 
     def run(self, job: Job) -> dict[str, Any]:
         if job.background:  # never a learner's warm sandbox; one at a time, lowest priority
@@ -81,32 +78,11 @@ class LocalSandbox:
             outcome = member.run(job, mode, timeout=limits.time_s + HARNESS_SLACK_S)
         finally:
             (local_run_pool() if mode == "run" else local_pool()).release(member)  # one job each
-        if outcome.stopped:
-            elapsed = round(time.monotonic() - started, 3)
-            message = run_error("stopped", job.lang, seconds=f"{elapsed:.1f}")
-            if mode == "run":
-                return internal_run(message, kind="stopped", duration_s=elapsed)
-            return error_result(job.exercise.id, "internal", message).to_dict()
-        if outcome.timed_out:
-            message = run_error("timeout", job.lang, limit=f"{limits.time_s:g}")
-            if mode == "run":
-                return internal_run(message, kind="timeout")
-            return error_result(job.exercise.id, "timeout", message).to_dict()
-        try:
-            if outcome.document is None:
-                raise ValueError(outcome.problem)
-            if mode == "run":
-                return validate_run_document(outcome.document)
-            return validate_document(outcome.document)
-        except ValueError as exc:
-            detail = f"no results from the warm harness (exit {outcome.exit_code}): {exc}; {outcome.log_tail}"
-            message = run_error("internal", job.lang, detail=detail)
-            if mode == "run":
-                return internal_run(message)
-            return error_result(job.exercise.id, "internal", message).to_dict()
+        return documents_for(mode).decide(job, outcome, started)
 
     def _run_cold(self, job: Job) -> dict[str, Any]:
         limits = job.exercise.config.limits
+        started = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="grade-") as scratch:
             root = Path(scratch)
             submission = root / "submission.py"
@@ -126,22 +102,19 @@ class LocalSandbox:
                     timeout=limits.time_s + HARNESS_SLACK_S, check=False,
                 )
             except subprocess.TimeoutExpired:
-                return error_result(job.exercise.id, "timeout", run_error(
-                    "timeout", job.lang, limit=f"{limits.time_s:g}")).to_dict()
+                return GRADING.decide(job, Outcome(timed_out=True), started)
             finally:
                 if cell is not None and Path(cell.directory).exists():
                     jail.end(cell)  # the harness was killed before it could end the job itself
                 if cell is not None:
                     jail.release(cell)
-            return self._read(job, results_path, completed)
+            return GRADING.decide(job, self._read(results_path, completed), started)
 
-    def _read(self, job: Job, path: Path, completed: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:
+    def _read(self, path: Path, completed: subprocess.CompletedProcess[bytes]) -> Outcome:
+        tail = completed.stderr.decode("utf-8", "replace")[-2000:]
         try:
             if path.is_symlink() or path.stat().st_size > MAX_RESULTS_BYTES:
                 raise ValueError("results file is not a plain file of sane size")
-            return validate_document(json.loads(path.read_text(encoding="utf-8")))
+            return Outcome(document=json.loads(path.read_text(encoding="utf-8")), exit_code=completed.returncode)
         except (OSError, ValueError) as exc:
-            tail = completed.stderr.decode("utf-8", "replace")[-2000:]
-            detail = f"no results from the harness (exit {completed.returncode}): {exc}; {tail}"
-            return error_result(job.exercise.id, "internal",
-                                run_error("internal", job.lang, detail=detail)).to_dict()
+            return Outcome(problem=str(exc), exit_code=completed.returncode, log_tail=tail)

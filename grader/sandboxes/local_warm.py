@@ -11,33 +11,20 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from grader.sandboxes import jail, resources
 from grader.sandboxes.base import Job, kill_on_cancel
-from grader.sandboxes.docker.contract import READY, WARM_ENTRY, job_order
+from grader.sandboxes.contract import MAX_RESULTS_BYTES, READY, WARM_ENTRY, job_order
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, REFILL_NICE, can_raise_back, set_group_priority
+from grader.sandboxes.outcome import Outcome
 from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
 from grader.sandboxes.zygote_client import same_grader_path, zygote, zygote_supported
 
-MAX_RESULTS_BYTES = 1024 * 1024
 LOG_TAIL_BYTES = 2000
 READY_TIMEOUT_S = 180  # torch and pytest imports on a very busy machine
-
-
-@dataclass
-class Outcome:
-    """What one warm job left: its document (or why there is none)."""
-
-    document: Any = None
-    problem: str = ""
-    timed_out: bool = False
-    stopped: bool = False  # the job's cancel event ended it
-    exit_code: int | None = None
-    log_tail: str = ""
 
 
 class LocalMember:

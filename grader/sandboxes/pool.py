@@ -39,7 +39,7 @@ TAKE_OVER_WAIT_S = 180.0
 
 
 class Member(Protocol):
-    """One warm sandbox."""
+    """One warm sandbox (a reusing pool's also says whether it may take another job: reusable())."""
 
     def alive(self) -> bool: ...
 
@@ -68,9 +68,13 @@ class WarmPool:
     """Keeps `size` members ready; `take` hands one out and a background thread replaces it."""
 
     def __init__(self, name: str, spawn: Callable[[], Member], size: int, *,
-                 hurry: Callable[[], None] | None = None):
+                 hurry: Callable[[], None] | None = None, reuse: bool = False):
         self.name = name
         self.size = size
+        # Reusing (docker slots): a member lent out comes back (give_back) unless its job ended
+        # abnormally; it still counts towards `size` while out, so no replacement starts for it.
+        self.reuse = reuse
+        self._out: set[int] = set()  # id(member) of members lent out that may come back
         self._spawn = spawn
         # Given, an empty pool's take() waits for a member already starting (and calls hurry to
         # raise its priority) rather than answer None: see take().
@@ -86,12 +90,15 @@ class WarmPool:
         self._ready_at: dict[int, float] = {}  # id(member) -> when it joined the idle members
         self._lent_at: dict[int, float] = {}  # id(member) -> when it was handed out, until finished
 
-    def start(self) -> None:
+    def start(self) -> bool:
+        """Start refilling (once); whether this call started it."""
         with self._changed:
             if self._thread is None and not self._closed and self.size > 0:
                 self._thread = threading.Thread(target=self._refill, name=f"pool-{self.name}",
                                                 daemon=True)
                 self._thread.start()
+                return True
+            return False
 
     def take(self, on_wait: Callable[[], None] | None = None) -> Member | None:
         """A live warm member, or None (the pool is empty, off or closed): start one cold.
@@ -103,8 +110,10 @@ class WarmPool:
         behind an instructor's check, where either alone took 13 s). `on_wait` is called
         before such a wait (the learner is told a sandbox is starting for them).
         """
-        self.start()
+        started_now = self.start()
         with self._changed:
+            if started_now and self._hurry is not None:  # the first job: take over the first start
+                self._changed.wait_for(lambda: self._starting or self._idle or self._closed, timeout=1.0)
             taken = self._take_idle()
             if taken is None and self._hurry is not None and self._starting > self._waiting:
                 taken = self._take_starting(on_wait)
@@ -143,6 +152,8 @@ class WarmPool:
             if usable:
                 taken = member
                 self._lent_at[id(member)] = time.monotonic()
+                if self.reuse:
+                    self._out.add(id(member))
             else:  # crashed, ended or about to end while idle: never hand it out
                 self.replaced += 1
                 threading.Thread(target=member.discard, daemon=True).start()
@@ -163,8 +174,35 @@ class WarmPool:
             member.discard()
         finally:
             with self._changed:
-                if self._lent_at.pop(id(member), None) is not None:
+                lent = self._lent_at.pop(id(member), None) is not None
+                if lent or id(member) in self._out:
+                    self._out.discard(id(member))
                     self._changed.notify_all()
+
+    def adopt(self, member: Member) -> None:
+        """A member made for a job because none was free (a reusing pool): it joins when given back,
+        if the pool has room for it then."""
+        with self._changed:
+            if self.reuse and not self._closed and self._held() < self.size:
+                self._out.add(id(member))
+
+    def give_back(self, member: Member) -> None:
+        """After a job that ended cleanly (a reusing pool): idle again, unless it may take no more."""
+        with self._changed:
+            keep = self.reuse and not self._closed and id(member) in self._out
+        if not keep or not member.reusable() or not member.alive():  # type: ignore[attr-defined]
+            self.release(member)
+            return
+        with self._changed:
+            self._out.discard(id(member))
+            self._lent_at.pop(id(member), None)
+            self._idle.append(member)
+            self._ready_at[id(member)] = time.monotonic()
+            self._changed.notify_all()
+
+    def _held(self) -> int:
+        """Members idle, starting, or lent out and coming back (lock held)."""
+        return len(self._idle) + self._starting + len(self._out)
 
     def _grace_left(self) -> float:
         """Seconds the members handed out still hold the refill back (0: none); forgets expired ones."""
@@ -196,6 +234,7 @@ class WarmPool:
             self._idle.clear()
             self._ready_at.clear()
             self._lent_at.clear()
+            self._out.clear()
             self._changed.notify_all()
         for member in members:
             _discard_quietly(member)
@@ -213,7 +252,7 @@ class WarmPool:
                 while not self._closed:
                     grace = self._grace_left()  # release() may never come (a crashed caller)
                     backoff = self._backoff_until - time.monotonic()
-                    if grace == 0 and backoff <= 0 and len(self._idle) + self._starting < self.size:
+                    if grace == 0 and backoff <= 0 and self._held() < self.size:
                         break
                     self._changed.wait(max(grace, backoff) or 5.0)
                     self._drop_dead()
@@ -265,8 +304,8 @@ _owner_pid = os.getpid()
 
 
 def get_pool(key: Hashable, spawn: Callable[[], Member], size: int | None = None, *,
-             hurry: Callable[[], None] | None = None) -> WarmPool:
-    """This process's pool for `key`, made on first use (`hurry`: see WarmPool.take)."""
+             hurry: Callable[[], None] | None = None, reuse: bool = False) -> WarmPool:
+    """This process's pool for `key`, made on first use (`hurry`: see WarmPool.take; `reuse`: see WarmPool)."""
     global _owner_pid
     with _pools_lock:
         if _owner_pid != os.getpid():  # a fork the at-fork hook did not see (it always should)
@@ -275,7 +314,7 @@ def get_pool(key: Hashable, spawn: Callable[[], Member], size: int | None = None
         pool = _pools.get(key)
         if pool is None:
             pool = _pools[key] = WarmPool(str(key), spawn, pool_size() if size is None else size,
-                                          hurry=hurry)
+                                          hurry=hurry, reuse=reuse)
         return pool
 
 

@@ -4,7 +4,7 @@
 
 Started by a pool (grader/sandboxes/pool.py) before any job exists, or for a job at once: it
 imports torch, pytest and the grader, forks the learner runner from itself (grader.runner_fork)
-and waits. The job order (grader.sandboxes.docker.contract.job_order, the one place for this
+and waits. The job order (grader.sandboxes.contract.job_order, the one place for this
 protocol) arrives as one JSON line on stdin (local pool) or as a file (docker).
 It grades or runs that one job, writes the document and exits: a sandbox is never reused.
 No learner code exists in this process tree before the job, so nothing a learner does can
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader.sandboxes.docker.contract import JOB_BYTES, READY
+from grader.sandboxes.contract import JOB_BYTES, READY
 
 MAX_IDLE_S = 900.0  # an idle warm sandbox ends itself; the pool starts a fresh one
 POLL_S = 0.005  # how often a docker sandbox looks for its job file (a stat in a tmpfs-like volume)

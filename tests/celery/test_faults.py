@@ -492,8 +492,8 @@ DOCKER_WORKER = {"GRADER_SANDBOX": "docker", "GRADING_TEST_GRADE_FUNCTION": "", 
 
 
 def _containers_of(client, workers: Workers, name: str) -> list:
-    from grader.sandboxes.docker.owner import process_identity
     from grader.sandboxes.docker.settings import LABEL_WORKER
+    from grader.sandboxes.owner import process_identity
 
     identity = workers.identities.setdefault(name, process_identity(workers.procs[name].pid))
     return client.containers.list(all=True, ignore_removed=True, filters={"label": f"{LABEL_WORKER}={identity}"})

@@ -21,6 +21,7 @@ from grader.sandboxes.docker import sandbox as backend
 from grader.sandboxes.docker import warm
 from grader.sandboxes.docker.gpus import GpuScheduler
 from grader.sandboxes.docker.janitor import stale_containers, sweep
+from grader.sandboxes.docker.settings import owner
 from grader.sandboxes.pool import close_all
 from grader.schema import MAX_TIME_S
 
@@ -131,8 +132,9 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 
     def watch() -> None:
         while not done.is_set():
-            listed = fresh_engine.client.containers.list(
-                ignore_removed=True, filters={"label": "learnai.job", "status": "running"})
+            listed = fresh_engine.client.containers.list(  # ours: the engine is shared
+                ignore_removed=True, filters={"label": ["learnai.job", f"learnai.owner={owner()}"],
+                                              "status": "running"})
             # Warm sandboxes waiting for a job hold no slot; only those grading count.
             idle = warm.idle_container_ids()  # after listing, as tests/docker/conftest.py does
             running.append(len([c for c in listed if c.id not in idle]))
@@ -155,7 +157,6 @@ def test_jobs_beyond_the_slots_wait_their_turn(fresh_engine: Any, tmp_path: Path
 
 def running_job(client: Any) -> Any | None:
     """The one job container of this process that is running now, if any."""
-    from grader.sandboxes.docker.settings import owner
 
     found = client.containers.list(ignore_removed=True, filters={"label": f"learnai.owner={owner()}",
                                             "status": "running"})
@@ -251,6 +252,7 @@ def test_a_harness_that_writes_nothing_is_the_platform_fault(
     def silent(*args: Any, **kwargs: Any) -> dict[str, Any]:
         return {**real(*args, **kwargs), "command": ["python3", "-c", "print('{\"version\": 1}')"]}
 
+    monkeypatch.setenv("GRADER_DOCKER_MODE", "per-job")  # (slot containers: tests/docker/test_slots.py)
     monkeypatch.setattr(warm, "container_kwargs", silent)
     # A warm container was started with the real command: this job must start its own.
     monkeypatch.setattr(backend, "docker_pool", lambda *args, **kwargs: _NoWarmPool())

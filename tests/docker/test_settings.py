@@ -20,7 +20,7 @@ def settings(**limits: Any) -> dict[str, Any]:
 def test_every_job_is_locked_down() -> None:
     kw = settings()
     assert kw["network_mode"] == "none" and kw["read_only"] is True
-    assert kw["cap_drop"] == ["ALL"] and set(kw["cap_add"]) == {"SETUID", "SETGID", "KILL"}
+    assert kw["cap_drop"] == ["ALL"] and set(kw["cap_add"]) == {"CHOWN", "SETUID", "SETGID", "KILL"}
     assert kw["security_opt"] == ["no-new-privileges"]
     assert kw["ipc_mode"] == "private" and kw["init"] is True
     assert kw["mem_limit"] == kw["memswap_limit"]  # no swap

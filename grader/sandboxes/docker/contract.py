@@ -1,10 +1,10 @@
-"""The job contract of a sandbox: what goes in, what the entry runs, what comes out.
+"""The docker side of the job contract: the container's paths, the entry's command, the files in and out.
 
-One place for everything that crosses between the process that grades and the entry in the
-sandbox: the container's paths, the entry's commands, the job order a warm entry waits for
-(the local pool sends the same order on stdin), the files put in and the results read back.
-The entries themselves (entry.py, grader/sandboxes/warm_entry.py) run inside the image and
-take their protocol from here.
+What every backend shares (the warm entry, its ready line, the job order) is
+grader/sandboxes/contract.py; this module adds what crosses a container's wall: the paths the
+job's files are put at, the root entry's command, and the results read back (capped, no links).
+The entries themselves (entry.py, slot_entry.py, grader/sandboxes/warm_entry.py) run inside
+the image and take their protocol from here.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from grader.results import validate_document
+from grader.sandboxes.contract import MAX_RESULTS_BYTES, job_order
 
 # -- what the entry runs --------------------------------------------------------------------
 # A container starts as root in ENTRY, which drops to HARNESS_USER (keeping only SETUID, SETGID
@@ -25,24 +26,25 @@ from grader.results import validate_document
 # own uid, says READY, then waits for ONE job order (JOB_FILE in a container, a line on stdin
 # in the local pool), grades or runs it, writes the document to its "results" path and exits.
 ENTRY = "grader.sandboxes.docker.entry"
-WARM_ENTRY = "grader.sandboxes.warm_entry"
 WARM_ARG = "warm"  # ENTRY's first argument: the warm entry follows
+SLOT_ARG = "slot"  # ENTRY's first argument: a slot container's supervisor follows (SLOT_ENTRY)
+SLOT_ENTRY = "grader.sandboxes.docker.slot_entry"
 HARNESS_USER = "grader"
 GRADER_UID = 10001  # the image's users (grader/Dockerfile)
 LEARNER_UID = 10002
-READY = "ready"  # the warm entry's one line on stdout once it may be given a job
+# Learner code runs under a uid of its own per job, picked from this range (no passwd
+# entry needed): per-uid kernel counts such as RLIMIT_NPROC are host-wide, not per
+# container, so a shared uid would let one job's fork bomb starve every other job.
+RUNNER_UIDS = range(200_000, 1_000_000)
 
 # -- what goes in ---------------------------------------------------------------------------
 GRADING_DIR = "/grading"  # a fresh volume per container; job_archive's names are relative to it
 JOB_FILE = f"{GRADING_DIR}/job.json"  # the order; a warm container starts when it sees it whole
 SUBMISSION_PATH = f"{GRADING_DIR}/submission.py"
 RESULTS_PATH = f"{GRADING_DIR}/out/results.json"
-MODES = ("grade", "run")  # grade: the tests, a results document; run: the top level, a run document
-JOB_BYTES = 64 * 1024  # the most of an order the entry reads
 SKIP_NAMES = {"__pycache__", ".pytest_cache", ".git"}
 
 # -- what comes out -------------------------------------------------------------------------
-MAX_RESULTS_BYTES = 1024 * 1024
 GO_MODE_TYPE_BITS = 0xFFF00000  # any type bit docker reports: directory, symlink, device, pipe...
 
 
@@ -56,12 +58,13 @@ def entry_command(uid: int, max_idle_s: float) -> list[str]:
             "--runner-user", f"{uid}:{uid}", "--max-idle-s", f"{max_idle_s:g}", "--lifeline"]
 
 
-def job_order(*, exercise: str, submission: str, results: str, lang: str, mode: str) -> dict[str, str]:
-    """The one job a warm entry is given: where its exercise, submission and results are."""
-    if mode not in MODES:
-        raise ValueError(f"unknown job mode {mode!r}")
-    return {"exercise": exercise, "submission": submission, "results": results, "lang": lang,
-            "mode": mode}
+def slot_command(max_idle_s: float) -> list[str]:
+    """A slot container's command: the entry, then the supervisor that forks its jobs (slot_entry.py).
+
+    Its stdin is the lifeline too: when the worker holding it attached dies, stdin closes and
+    the waiting job process, then the supervisor, end.
+    """
+    return ["python3", "-m", ENTRY, SLOT_ARG, "--max-idle-s", f"{max_idle_s:g}"]
 
 
 def container_order(exercise_dir: Path, lang: str, mode: str) -> dict[str, str]:
@@ -101,29 +104,63 @@ def _exercise_files(folder: Path) -> Iterable[tuple[str, Path | None]]:
                 yield str(rel_top / name), path
 
 
+def _add_job_files(tar: tarfile.TarFile, exercise_dir: Path, code: str) -> None:
+    """exercises/<id>/ for the grader's eyes only, the submission, out/ (owners and modes set here)."""
+    # The loader wants the folder named after the exercise id.
+    _add(tar, "exercises", mode=0o700)
+    _add(tar, f"exercises/{exercise_dir.name}", mode=0o700)
+    for name, path in _exercise_files(exercise_dir):
+        target = f"exercises/{exercise_dir.name}/{name}"
+        if path is None:
+            _add(tar, target, mode=0o700)
+        else:
+            _add(tar, target, data=path.read_bytes(), mode=0o600)
+    # The learner's own code: readable by the runner, writable by no one in there.
+    _add(tar, os.path.relpath(SUBMISSION_PATH, GRADING_DIR), data=code.encode("utf-8"), mode=0o644)
+    _add(tar, os.path.relpath(os.path.dirname(RESULTS_PATH), GRADING_DIR), mode=0o700)
+
+
 def job_archive(exercise_dir: Path, code: str, order: dict[str, str]) -> bytes:
-    """The tar put into /grading: exercises/<id>/ for grader's eyes only, the submission, out/, the order.
+    """The tar put into a per-job container's /grading: the job's files and, last, the order.
 
     Owners and modes are set here, not taken from the host, because the engine unpacks
     as root and the host's uids mean nothing inside the image.
     """
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        # The loader wants the folder named after the exercise id.
-        _add(tar, "exercises", mode=0o700)
-        _add(tar, f"exercises/{exercise_dir.name}", mode=0o700)
-        for name, path in _exercise_files(exercise_dir):
-            target = f"exercises/{exercise_dir.name}/{name}"
-            if path is None:
-                _add(tar, target, mode=0o700)
-            else:
-                _add(tar, target, data=path.read_bytes(), mode=0o600)
-        # The learner's own code: readable by the runner, writable by no one in there.
-        _add(tar, os.path.relpath(SUBMISSION_PATH, GRADING_DIR), data=code.encode("utf-8"), mode=0o644)
-        _add(tar, os.path.relpath(os.path.dirname(RESULTS_PATH), GRADING_DIR), mode=0o700)
+        _add_job_files(tar, exercise_dir, code)
         # Last: a warm container starts when it sees this file whole.
         _add(tar, os.path.relpath(JOB_FILE, GRADING_DIR), data=json.dumps(order).encode("utf-8"), mode=0o600)
     return buffer.getvalue()
+
+
+def job_files(exercise_dir: Path, code: str) -> bytes:
+    """The tar a slot container's job is sent (frames.py): the same files, unpacked by unpack_job_files."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        _add_job_files(tar, exercise_dir, code)
+    return buffer.getvalue()
+
+
+def unpack_job_files(data: bytes, root: Path) -> None:
+    """Unpack job_files' tar under `root` (in the container, as the harness): directories and
+    regular files only, nothing outside root, the modes the tar gives (owner: whoever unpacks)."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+        for member in tar:
+            parts = Path(member.name).parts
+            if not parts or Path(member.name).is_absolute() or ".." in parts:
+                raise ValueError(f"job file outside the job folder: {member.name!r}")
+            target = root.joinpath(*parts)
+            if member.isdir():
+                target.mkdir(mode=member.mode & 0o700, exist_ok=True)
+            elif member.isreg():
+                handle = tar.extractfile(member)
+                assert handle is not None  # a regular member always has data
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, member.mode & 0o644)
+                with os.fdopen(fd, "wb") as out:
+                    out.write(handle.read())
+            else:
+                raise ValueError(f"job file is not a file or folder: {member.name!r}")
 
 
 def _read_capped(chunks: Iterable[bytes], cap: int) -> bytes:

@@ -1,13 +1,13 @@
 """Container entry point: drop from root to `grader`, keeping only what the uid switch needs."""
 
-# The container starts as root with a capability bounding set of {SETUID, SETGID, KILL}
-# (cap_drop ALL, then three added back) and no-new-privileges. This module then:
+# The container starts as root with a capability bounding set of {CHOWN, SETUID, SETGID, KILL}
+# (cap_drop ALL, then four added back) and no-new-privileges. This module then:
 #   1. becomes `grader` (uid and gid, no supplementary groups) with PR_SET_KEEPCAPS, so
 #      the three capabilities survive the switch in the permitted set;
 #   2. raises them into the effective set and nowhere else: inheritable and ambient
 #      stay empty, so any program the harness executes starts with no capability;
-#   3. runs the warm entry (grader/sandboxes/warm_entry.py) in this same process (an exec
-#      would lose them): it waits for the job order, grades or runs it, writes the results.
+#   3. runs the warm entry (grader/sandboxes/warm_entry.py; a per-job container) or a slot
+#      container's supervisor (slot_entry.py) in this same process (an exec would lose them).
 # The harness then forks the learner runner (grader/runner_fork.py): the child uses
 # SETUID/SETGID to become the job's own learner uid and then clears every capability set
 # itself (a fork, unlike an exec, would keep them), checking that none is left before the
@@ -22,10 +22,12 @@ import pwd
 import runpy
 import sys
 
-from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, WARM_ARG, WARM_ENTRY
+from grader.sandboxes.contract import WARM_ENTRY
+from grader.sandboxes.docker.contract import ENTRY, HARNESS_USER, SLOT_ARG, SLOT_ENTRY, WARM_ARG
 
-CAP_KILL, CAP_SETGID, CAP_SETUID = 5, 6, 7
-KEPT = (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)
+CAP_CHOWN, CAP_KILL, CAP_SETGID, CAP_SETUID = 0, 5, 6, 7
+# CHOWN: the job jail hands its folder to the job's uid before the runner becomes it (jail.py).
+KEPT = (1 << CAP_CHOWN) | (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID)
 PR_SET_KEEPCAPS = 8
 PR_SET_DUMPABLE = 4
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
@@ -76,11 +78,12 @@ def become_harness_user(name: str = HARNESS_USER) -> None:
 def main(argv: list[str]) -> None:
     if os.getuid() != 0:
         sys.exit(f"{ENTRY}: must start as root (it drops to {HARNESS_USER!r} itself)")
-    if argv[:1] != [WARM_ARG]:
-        sys.exit(f"usage: python -m {ENTRY} {WARM_ARG} [warm entry options]")
+    modules = {WARM_ARG: WARM_ENTRY, SLOT_ARG: SLOT_ENTRY}
+    if argv[:1] not in ([WARM_ARG], [SLOT_ARG]):
+        sys.exit(f"usage: python -m {ENTRY} {WARM_ARG}|{SLOT_ARG} [entry options]")
     become_harness_user()
-    sys.argv = [WARM_ENTRY, *argv[1:]]
-    runpy.run_module(WARM_ENTRY, run_name="__main__", alter_sys=True)
+    sys.argv = [modules[argv[0]], *argv[1:]]
+    runpy.run_module(modules[argv[0]], run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ import logging
 import time
 from typing import Any
 
-from grader.sandboxes.docker.owner import known_dead, worker_identity
 from grader.sandboxes.docker.settings import LABEL_DEADLINE, LABEL_JOB, LABEL_WORKER
+from grader.sandboxes.owner import known_dead, worker_identity
 
 log = logging.getLogger(__name__)
 GRACE_S = 30  # a job's own cleanup runs right after its deadline; leave it that long first

@@ -9,14 +9,17 @@ from typing import Any
 
 from grader.results import error_result
 from grader.sandboxes import run_lane
-from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase
+from grader.sandboxes.base import STARTING, Job, kill_on_cancel, report_phase, warm_up_pool
 from grader.sandboxes.docker.contract import GRADING_DIR, container_order, job_archive
 from grader.sandboxes.docker.engine import engine
-from grader.sandboxes.docker.image import image_name
-from grader.sandboxes.docker.outcome import GRADING, RUNNING, Grading, Running
-from grader.sandboxes.docker.settings import wall_limit_s
+from grader.sandboxes.docker.janitor import remove_orphans
+from grader.sandboxes.docker.outcome import container_outcome, engine_fault
+from grader.sandboxes.docker.settings import slot_mode, wall_limit_s
+from grader.sandboxes.docker.slot import run_in_slot, slot_pool
 from grader.sandboxes.docker.warm import DockerMember, docker_pool
 from grader.sandboxes.lane import BACKGROUND_SHARES, NORMAL_SHARES, background_slot
+from grader.sandboxes.outcome import GRADING, RUNNING, Documents
+from grader.sandboxes.owner import worker_identity
 from grader.sandboxes.pool import WarmPool
 from grader.schema import Limits
 
@@ -36,7 +39,7 @@ class Order:
     """One container's work: the job, the documents of its mode (grade or run), what it may use."""
 
     job: Job
-    documents: Grading | Running
+    documents: Documents
     started: float  # when the caller began: the documents' durations count from here
     warm: bool = True  # may take a warm container of its lane's pool
     cpu_shares: int | None = None  # a container made for it weighs this much (None: Docker's default)
@@ -92,17 +95,11 @@ def run_in_container(client: Any, order: Order) -> dict[str, Any]:
             return documents.stopped(job, order.started)
         # 5. The document, from what we saw and the results file (never from exit codes or stdout).
         container.reload()
-        return documents.decide(job, container, timed_out, order.started)
-    except docker.errors.ImageNotFound:
-        return documents.internal(job, f"sandbox image {image_name()} is missing "
-                                       "(run `make sandbox-image`)", order.started)
-    except docker.errors.APIError as exc:
-        if "could not select device driver" in str(exc):
-            return documents.internal(job, "the GPU could not be attached to the sandbox "
-                                           "(NVIDIA Container Toolkit missing?)", order.started)
-        return documents.internal(job, f"docker: {exc.explanation or exc}", order.started)
+        return documents.decide(job, container_outcome(container, timed_out=timed_out), order.started)
     except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
-        return documents.internal(job, f"docker: {exc}", order.started)
+        fault = engine_fault(documents, job, exc, order.started)
+        assert fault is not None  # every engine error has its document
+        return fault
     finally:
         # 6. Removed: one job per container, warm or not (its pool starts a replacement).
         if member is not None:
@@ -122,8 +119,18 @@ class DockerSandbox:
     isolated = True
 
     def warm_pool(self, limits: Any = None, *, lane: str = "grade") -> WarmPool:
-        """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's)."""
+        """The pool for jobs of this lane ("grade", or "run": Runs') with these limits (default: an exercise's):
+        slot containers (GRADER_DOCKER_MODE=slot, the default) or warm per-job containers."""
+        if slot_mode():
+            return slot_pool(engine().client, limits or Limits(), lane=lane)
         return docker_pool(engine().client, limits or Limits(), lane=lane)
+
+    def warm_up(self, wait_s: float = 0.0) -> bool:
+        return warm_up_pool(self.warm_pool(), wait_s)
+
+    def remove_orphans(self, *, this_worker: bool = False) -> int:
+        client = engine().client
+        return remove_orphans(client, only=worker_identity()) if this_worker else remove_orphans(client)
 
     def run(self, job: Job) -> dict[str, Any]:
         """Grade the job: in the process's job slots, with a GPU if it wants one and one is free."""
@@ -141,7 +148,11 @@ class DockerSandbox:
         if job.background and wanted != "required":
             # Never a warm container nor a GPU a learner could use; one at a time, lowest weight.
             with background_slot(True):
-                doc = run_in_container(state.client, Order(job, GRADING, started, warm=False, cpu_shares=shares))
+                if slot_mode():  # the lane's own slot container, at the lowest weight
+                    doc = run_in_slot(state.client, job, GRADING, started, lane="background", cpu_shares=shares,
+                                      wall=wall_limit_s(job.exercise.config.limits))
+                else:
+                    doc = run_in_container(state.client, Order(job, GRADING, started, warm=False, cpu_shares=shares))
                 if doc.get("error_kind") == "timeout":  # perhaps only its low weight (lane.py)
                     log.info("background job for %s timed out at low weight; once more at "
                              "a grading's", job.exercise.id)
@@ -155,8 +166,11 @@ class DockerSandbox:
                 if gpu is None and wanted == "required":
                     return GRADING.internal(job, "no GPU became free in time", started)
             try:
-                # Warm containers hold no GPU (docs/grading.md, "Warm pool"): a job given one
-                # has a container of its own.
+                if slot_mode():  # the slot container of that GPU, or one of the CPU slots
+                    return run_in_slot(state.client, job, GRADING, started, gpu=gpu,
+                                       wall=wall_limit_s(job.exercise.config.limits))
+                # Warm per-job containers hold no GPU (docs/grading.md, "Warm pool"): a job
+                # given one has a container of its own.
                 return run_in_container(state.client, Order(job, GRADING, started, warm=gpu is None,
                                                             cpu_shares=shares, gpu=gpu))
             finally:
@@ -175,4 +189,7 @@ class DockerSandbox:
         except Exception as exc:  # noqa: BLE001 -- no engine: the platform's fault
             return RUNNING.internal(job, f"docker: {exc}", started)
         with run_lane.slots():
+            if slot_mode():
+                return run_in_slot(state.client, job, RUNNING, started, wall=wall_limit_s(job.exercise.config.limits),
+                                   lane="run")
             return run_in_container(state.client, Order(job, RUNNING, started))

@@ -9,31 +9,33 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.sandboxes.base import HARNESS_SLACK_S
-from grader.sandboxes.docker.contract import GRADING_DIR, entry_command
+from grader.sandboxes.docker.contract import GRADING_DIR, RUNNER_UIDS, entry_command, slot_command
 from grader.sandboxes.docker.image import image_name
-from grader.sandboxes.docker.owner import worker_identity
+from grader.sandboxes.owner import worker_identity
 from grader.schema import Limits
 
 LABEL_JOB = "learnai.job"
 LABEL_DEADLINE = "learnai.deadline"  # unix time after which the janitor may remove it
 LABEL_OWNER = "learnai.owner"  # host:pid of the worker that made it, for operators and tests
 LABEL_WARM = "learnai.warm"  # "1" on a pre-started container of a warm pool
+LABEL_SLOT = "learnai.slot"  # "1" on a slot container (it forks many jobs, one at a time)
 # The grading worker (host:pid:start of its main process) whose pool made the container:
 # workers remove the containers of dead workers (janitor.remove_orphans).
 LABEL_WORKER = "learnai.worker"
 # What runs inside: a root entry that drops to `grader` (keeping only SETUID, SETGID and
 # KILL, see entry.py), then the harness, which runs learner code under a uid of its own.
-CAPABILITIES = ["SETUID", "SETGID", "KILL"]
-# Learner code runs under a uid of its own per job, picked from this range (no passwd
-# entry needed): per-uid kernel counts such as RLIMIT_NPROC are host-wide, not per
-# container, so a shared uid would let one job's fork bomb starve every other job.
-RUNNER_UIDS = range(200_000, 1_000_000)
+# CHOWN: the job jail gives its folder to the job's uid (grader/sandboxes/jail.py).
+CAPABILITIES = ["CHOWN", "SETUID", "SETGID", "KILL"]
 
 # The harness itself (interpreter, pytest, torch in the tests) lives beside the learner in
 # the same cgroup; these margins keep it from being what the limits bite first.
 HARNESS_MEMORY_MB = 768
 HARNESS_PIDS = 96
 START_SLACK_S = 15  # container start and teardown on a loaded host
+# A slot container also holds its supervisor (the zygote: its pages are shared with the job's
+# harness and runner, so little of its own) and a job process waiting for the next job.
+SLOT_MEMORY_MB = 256
+SLOT_PIDS = 16
 
 
 def _env_float(name: str, default: float) -> float:
@@ -63,6 +65,25 @@ class Caps:
         )
 
 
+def slot_mode() -> bool:
+    """GRADER_DOCKER_MODE: "slot" (default), a long-lived container per slot forking one job at a
+    time; "per-job", a fresh container for every job (one torch import each: several times the CPU)."""
+    mode = os.environ.get("GRADER_DOCKER_MODE", "slot").strip().lower() or "slot"
+    if mode not in ("slot", "per-job"):
+        raise ValueError(f"GRADER_DOCKER_MODE={mode!r}: choose slot or per-job")
+    return mode == "slot"
+
+
+def slot_max_jobs() -> int:
+    """GRADER_SLOT_MAX_JOBS: jobs a slot container forks before it is replaced (default 50)."""
+    return max(1, int(_env_float("GRADER_SLOT_MAX_JOBS", 50)))
+
+
+def slot_max_age_s() -> float:
+    """GRADER_SLOT_MAX_AGE_S: how long a slot container may serve before it is replaced (default 30 min)."""
+    return max(10.0, _env_float("GRADER_SLOT_MAX_AGE_S", 1800))
+
+
 def owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -78,32 +99,40 @@ def runner_uid() -> int:
 
 def container_kwargs(limits: Limits, *, job_id: str, deadline: float, max_idle_s: float,
                      warm: bool = False, caps: Caps | None = None,
-                     cpu_shares: int | None = None) -> dict[str, Any]:
+                     cpu_shares: int | None = None, slot: bool = False) -> dict[str, Any]:
     """Keyword arguments for `client.containers.create` (without the GPU request).
 
-    Every container, a warm pool's or one made for a job, is hardened alike and runs the same
-    entry, which waits (at most `max_idle_s`) for its job file; `warm` only labels it.
+    Every container, a slot's, a warm pool's or one made for a job, is hardened alike. A
+    per-job one runs the warm entry, which waits (at most `max_idle_s`) for its job file;
+    `warm` only labels it. A slot's runs the supervisor that forks its jobs (slot_entry.py).
     """
     caps = caps or Caps.from_env()
-    memory_mb = min(limits.memory_mb + HARNESS_MEMORY_MB + caps.shm_mb + caps.tmp_mb,
-                    caps.memory_mb)
+    memory_mb = min(limits.memory_mb + HARNESS_MEMORY_MB + caps.shm_mb + caps.tmp_mb
+                    + (SLOT_MEMORY_MB if slot else 0), caps.memory_mb)
     from docker.types import Mount, Ulimit  # imported late: docker is optional for `local`
 
     labels = {LABEL_JOB: job_id, LABEL_DEADLINE: str(int(deadline)), LABEL_OWNER: owner(),
               LABEL_WORKER: worker_identity()}
     if warm:
         labels[LABEL_WARM] = "1"
+    if slot:
+        labels[LABEL_SLOT] = "1"
     return {
         "image": image_name(),
-        "command": entry_command(runner_uid(), max_idle_s),
+        "command": slot_command(max_idle_s) if slot else entry_command(runner_uid(), max_idle_s),
         "name": f"learnai-{job_id}",
         "labels": labels,
         # Root only to start: the entry drops to `grader` before any grading code runs.
         "user": "0:0",
         "working_dir": GRADING_DIR,
         # /tmp is the container's own size-capped tmpfs, not the host's.
+        # PYTORCH_NVML_BASED_CUDA_CHECK: torch.cuda.is_available() asks NVML, not the driver, so
+        # CUDA is never initialised before a fork (a slot's supervisor checks it); a job does.
         "environment": {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "HOME": "/tmp",  # noqa: S108
-                        "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": "/tmp"},  # noqa: S108
+                        "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": "/tmp",  # noqa: S108
+                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
+                        # The operator's choice of the job jail (grader/sandboxes/jail.py) holds inside too.
+                        **({"GRADER_JAIL": os.environ["GRADER_JAIL"]} if "GRADER_JAIL" in os.environ else {})},
         "network_mode": "none",
         "read_only": True,
         # A fresh anonymous volume per job, seeded from the image's /grading (owned by
@@ -115,7 +144,7 @@ def container_kwargs(limits: Limits, *, job_id: str, deadline: float, max_idle_s
         "cap_drop": ["ALL"],
         "cap_add": CAPABILITIES,
         "security_opt": ["no-new-privileges"],
-        "pids_limit": limits.processes + HARNESS_PIDS,
+        "pids_limit": limits.processes + HARNESS_PIDS + (SLOT_PIDS if slot else 0),
         # Equal limits: no swap, so a memory hog meets the OOM killer, not a slow disk.
         "mem_limit": f"{memory_mb}m",
         "memswap_limit": f"{memory_mb}m",

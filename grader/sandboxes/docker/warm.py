@@ -7,19 +7,21 @@ import logging
 import threading
 import time
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from grader.sandboxes import resources
-from grader.sandboxes.docker.contract import READY
+from grader.sandboxes.contract import READY
 from grader.sandboxes.docker.gpus import device_request
 from grader.sandboxes.docker.image import image_name
-from grader.sandboxes.docker.settings import container_kwargs, wall_limit_s
+from grader.sandboxes.docker.settings import container_kwargs, slot_max_age_s, wall_limit_s
 from grader.sandboxes.lane import LOW_PRIORITY_LIMIT_S, LOW_SHARES, NORMAL_SHARES
 from grader.sandboxes.pool import WarmPool, get_pool, max_idle_s
 from grader.sandboxes.run_lane import run_pool_size
 from grader.schema import MAX_TIME_S, Limits
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound="DockerMember")
 READY_TIMEOUT_S = 180.0  # container start, torch and pytest imports on a very busy host
 READY_POLL_S = 0.1
 
@@ -36,18 +38,22 @@ class DockerMember:
     """
 
     def __init__(self, client: Any, limits: Limits, *, warm: bool = True,
-                 cpu_shares: int | None = None, gpu: str | None = None):
+                 cpu_shares: int | None = None, gpu: str | None = None, slot: bool = False):
         idle = max_idle_s()
         self.limits = limits
         # A warm one's job, and so its time limit, is not known yet: the longest any may have.
         life = idle + wall_limit_s(Limits(time_s=MAX_TIME_S)) if warm else wall_limit_s(limits)
+        if slot:  # it serves jobs until its maximum age, then waits at most for one more
+            life += slot_max_age_s()
         kwargs = container_kwargs(limits, job_id=uuid.uuid4().hex[:16], deadline=time.time() + life,
-                                  max_idle_s=idle, warm=warm, cpu_shares=LOW_SHARES if warm else cpu_shares)
+                                  max_idle_s=idle, warm=warm, slot=slot,
+                                  cpu_shares=LOW_SHARES if warm and cpu_shares is None else cpu_shares)
         if gpu is not None:
             kwargs["device_requests"] = [device_request(gpu)]
         self.lifeline: Any = None
         self.started = False
-        self._raised = not warm  # a job's own container has the job's weight from the start
+        # A job's own container has the job's weight from the start; so has one given a weight.
+        self._raised = not warm or cpu_shares is not None
         with _live_lock:
             self.container = client.containers.create(**kwargs)
             _live.add(self)
@@ -55,7 +61,9 @@ class DockerMember:
             # Attached before it starts, held for its whole life: this connection is what keeps
             # the container's stdin open. If this process dies, the kernel closes it, Docker
             # closes stdin and the container ends itself (warm_entry --lifeline): no atexit needed.
-            self.lifeline = self.container.attach_socket(params={"stdin": 1, "stream": 1})
+            # A slot container is also talked to over it (frames.py): its stdout comes back too.
+            output = {"stdout": 1, "stderr": 1} if slot else {}
+            self.lifeline = self.container.attach_socket(params={"stdin": 1, "stream": 1, **output})
             if warm:
                 self.start()
         except BaseException:
@@ -104,6 +112,10 @@ class DockerMember:
             self.container.update(cpu_shares=NORMAL_SHARES)
         except Exception as exc:  # noqa: BLE001 -- removed meanwhile: nothing left to weigh
             log.debug("could not raise the CPU shares of %s: %s", self.container.name, exc)
+
+    def idle_again(self) -> None:
+        """A slot container back from its job, waiting for the next (it keeps a grading's weight)."""
+        _busy.discard(self)
 
     def alive(self) -> bool:
         import docker.errors
@@ -166,6 +178,33 @@ def _forget_after_fork() -> None:
 resources.register("docker containers", forget=_forget_after_fork, close=discard_all)
 
 
+def spawning(make: Callable[[], M]) -> tuple[Callable[[], M], Callable[[], None]]:
+    """A pool's spawn (make a member, wait until it is ready) and hurry (a job waits for one of
+    those still starting, WarmPool.take: a grading's CPU weight from now on). The pool keeps
+    the pair of the call that made it, so both share one set of members still starting."""
+    starting: set[M] = set()
+    starting_lock = threading.Lock()
+
+    def spawn() -> M:
+        member = make()
+        with starting_lock:
+            starting.add(member)
+        try:
+            member.wait_ready()
+        finally:
+            with starting_lock:
+                starting.discard(member)
+        return member
+
+    def hurry() -> None:
+        with starting_lock:
+            members = list(starting)
+        for member in members:
+            member.raise_shares()
+
+    return spawn, hurry
+
+
 def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool:
     """This process's warm containers for jobs of this lane with these container-level limits.
 
@@ -180,27 +219,5 @@ def docker_pool(client: Any, limits: Limits, *, lane: str = "grade") -> WarmPool
     key = ("docker", image_name(), limits.memory_mb, limits.processes) + (("run",) if lane == "run" else ())
     pool_limits = Limits(memory_mb=limits.memory_mb, processes=limits.processes)
 
-    # Members of this pool still starting, for hurry (the pool keeps the spawn and hurry of the
-    # call that made it, so both share this one set).
-    starting: set[DockerMember] = set()
-    starting_lock = threading.Lock()
-
-    def spawn() -> DockerMember:
-        member = DockerMember(client, pool_limits)
-        with starting_lock:
-            starting.add(member)
-        try:
-            member.wait_ready()
-        finally:
-            with starting_lock:
-                starting.discard(member)
-        return member
-
-    def hurry() -> None:
-        """A job waits for one of them (WarmPool.take): a grading's CPU weight from now on."""
-        with starting_lock:
-            members = list(starting)
-        for member in members:
-            member.raise_shares()
-
+    spawn, hurry = spawning(lambda: DockerMember(client, pool_limits))
     return get_pool(key, spawn, run_pool_size() if lane == "run" else None, hurry=hurry)
