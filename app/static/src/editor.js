@@ -115,7 +115,7 @@ function setUp(root) {
         failingLines,
         // The page's CSP allows injected styles only with this response's nonce.
         EditorView.cspNonce.of(root.dataset.cspNonce || ""),
-        EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label"),
+        EditorView.contentAttributes.of({ tabindex: "0", "aria-label": submitButton.closest("section").getAttribute("aria-label"),
           "aria-describedby": "editor-keys" }), // Tab indents here: the note says how to leave
         EditorView.updateListener.of((update) => {
           if (update.docChanged) {
