@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("progress", __name__)
 
-from app.progress import api, figures, routes  # noqa: E402,F401  (registers the views on bp)
+from app.progress import api, figures, panel, routes  # noqa: E402,F401  (registers the views on bp)

@@ -1,7 +1,7 @@
 """Chart geometry for the figures of a results document: numbers in, coordinates out (no markup).
 
 Total by construction: every figure either gets a layout or None, whatever its numbers (the
-same rules as app/static/src/figures.js, which draws results on the exercise page).
+one chart renderer: the results panel, app/templates/progress/_panel.html, on every page).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def _axis(values: list[float], log: bool, size: float, flip: bool,
 
 
 def _label(value: float) -> str:
-    """A tick's text, written the same way by figures.js: whole numbers below 1e7 in full,
+    """A tick's text: whole numbers below 1e7 in full,
     other large or small ones as 1.5e5, the rest with 4 significant digits."""
     if float(value).is_integer() and abs(value) < 1e7:
         return str(int(value))

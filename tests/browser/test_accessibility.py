@@ -80,6 +80,7 @@ PAGES: dict[str, Callable[[World], list[str]]] = {
 NOT_PAGES = {
     "lessons.image": "an SVG picture inside a lesson",
     "progress.submission_code": "a fragment the history page opens (scanned there, opened)",
+    "progress.submission_panel": "the results panel the editor swaps in (scanned there)",
     "progress.get_draft": "JSON", "progress.api_history": "JSON", "api.submission": "JSON",
     "api.run_status": "JSON", "quizzes.api_questions": "JSON", "instructor.stats": "JSON",
     "instructor.export": "CSV", "static": "files", "set_language": "a redirect",
