@@ -142,6 +142,9 @@ function setUp(root) {
     draftNote.hidden = false;
     // Drop ?restore= so a reload shows the learner's draft rather than restoring again.
     window.history.replaceState(null, "", window.location.pathname);
+    // The learner came for this code: on a phone the editor is far below the prompt (issue 34:
+    // restore once landed 1,300 px above it), so the note and the editor come into view.
+    draftNote.scrollIntoView({ block: "start" });
   }
 
   const onLine = (line) => goToLine(view, line);
