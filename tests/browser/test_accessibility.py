@@ -28,7 +28,13 @@ from app.quizzes import attempts
 from grader.api import grade_quiz, load_exercises, public_questions
 from tests.app.web.test_route_inventory import get_endpoints
 from tests.browser.layout_helpers import (
-    CODE_EXERCISE, DESKTOP, MOBILE, QUIZ, log_in, make_account, result_document,
+    CODE_EXERCISE,
+    DESKTOP,
+    MOBILE,
+    QUIZ,
+    log_in,
+    make_account,
+    result_document,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -126,7 +132,7 @@ SCAN = """async (tags) => {
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const found = await axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
   return found.violations.map((v) => ({id: v.id, impact: v.impact,
-    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " :: " + n.failureSummary.split("\\n").slice(1, 2).join("")),
+    nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} :: ${n.failureSummary.split("\\n")[1] || ""}`),
     count: v.nodes.length}));
 }"""
 
@@ -190,8 +196,9 @@ def test_no_page_has_an_axe_violation(browser, live_app, state: str) -> None:
                     page.set_viewport_size(viewport)
                     scans += 1
                     for v in page.evaluate(SCAN, TAGS):
+                        nodes = json.dumps(v["nodes"], ensure_ascii=False)
                         failures.append(f"{url} {lang} {theme} {viewport['width']}: {v['id']} "
-                                        f"({v['impact']}, {v['count']} nodes) {json.dumps(v['nodes'], ensure_ascii=False)}")
+                                        f"({v['impact']}, {v['count']} nodes) {nodes}")
     context.close()
     print(f"{state}: {scans} scans")
     assert not failures, f"{len(failures)} violating scans of {scans}:\n" + "\n".join(failures)

@@ -1,16 +1,26 @@
-"""Issue 34's items 1-3 in a real browser: the header after a pass that follows a failure, the
-focus after "More help" and after a quiz is checked, and a phone's Run output and restore."""
+"""Issue 34's items 1-3, 5 and 6 in a real browser: the header after a pass that follows a failure,
+the focus after "More help" and after a quiz is checked, a phone's Run output and restore, sign-up
+into a filled login form, and loop-train-epoch's hint ladder."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from app.extensions import db
+from app.models import Submission
 from app.progress import drafts
 from grader.loader import load_exercises
 from tests.browser.layout_helpers import (
-    CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account,
+    CODE_EXERCISE,
+    DESKTOP,
+    MOBILE,
+    add_submission,
+    log_in,
+    make_account,
+    result_document,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -101,6 +111,53 @@ def test_on_a_phone_run_output_and_a_restore_come_into_view(browser, live_app):
     page.evaluate("() => window.laipEditor.setCode('print(42)')")
     page.click("#run-button")
     page.wait_for_selector("#run-panel[data-state=ok]", timeout=GRADING_TIMEOUT_MS)
-    box = page.evaluate("() => { const b = document.getElementById('run-panel').getBoundingClientRect(); return [b.top, b.bottom]; }")
+    box = page.evaluate("() => { const b = document.getElementById('run-panel').getBoundingClientRect();"
+                        " return [b.top, b.bottom]; }")
     assert box[0] < MOBILE["height"] and box[1] > 0, box
+    page.context.close()
+
+
+def test_sign_up_fills_the_login_form_and_takes_a_passphrase_with_the_name(browser, live_server):
+    """Item 5: "Newbie-pass-2026" for newbie@… was refused as containing the email; the login
+    form after sign-up was empty."""
+    page = browser.new_context(viewport=MOBILE).new_page()
+    page.goto(f"{live_server}/register")
+    page.fill("input[name=email]", "newbie@example.org")
+    page.fill("input[name=password]", "Newbie-pass-2026")
+    page.fill("input[name=confirm]", "Newbie-pass-2026")
+    page.click("form [type=submit]")
+    page.wait_for_url("**/login**")
+    assert page.locator("input[name=email]").input_value() == "newbie@example.org"
+    page.fill("input[name=password]", "Newbie-pass-2026")
+    page.click("form [type=submit]")
+    page.wait_for_load_state()
+    assert "newbie@example.org" in page.locator(".site-header .who").inner_text()
+    page.context.close()
+
+
+LOOP_CHECKS = ("train-mode", "zero-grad-each-iteration", "step-each-batch", "mean-loss-returned")
+
+
+def test_loop_train_epoch_has_an_idea_of_its_own_for_each_check(browser, live_app):
+    """Item 6: the "idea" rung was the same generic line on all 4 checks."""
+    app, base = live_app
+    _, key = make_account(app, "loop@example.org")
+    tests = [{"name": f"test_{check}", "check": check, "status": "fail", "title": check, "message": "",
+              "hint": "Look again.", "line": None, "points": 0, "max_points": 1} for check in LOOP_CHECKS]
+    with app.app_context():
+        db.session.add(Submission(exercise_id="loop-train-epoch", learner=key, lang="en", status="done",
+                                  code="def train_one_epoch(*args):\n    return 0.0\n",
+                                  result={**result_document("fail"), "exercise": "loop-train-epoch", "tests": tests},
+                                  created_at=datetime.now(UTC)))
+        db.session.commit()
+        db.session.remove()
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    log_in(page, base, "loop@example.org")
+    page.goto(f"{base}/exercises/loop-train-epoch")
+    ideas = []
+    for check in LOOP_CHECKS:
+        card = page.locator(f'.test[data-check="{check}"]')
+        card.locator("button.hint-more").click()
+        ideas.append(card.locator(".hint-rung.hint-concept").inner_text())
+    assert len(set(ideas)) == len(LOOP_CHECKS), ideas
     page.context.close()
