@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from app.i18n import current_lang
 from app.progress import bp
 from grader.api import validate_figure
 
@@ -101,11 +102,21 @@ def _label(value: float) -> str:
     return f"{float(f'{value:.4g}'):g}"
 
 
+def _in_language(fig: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The figure with its words in the page's language where the grader kept them (texts)."""
+    words = (fig.get("texts") or {}).get(lang)
+    if not words:
+        return fig  # stored before figures kept both languages: as graded
+    return {**fig, **{key: words[key] for key in ("title", "x_label", "y_label", "note")},
+            "series": [{**s, "name": name} for s, name in zip(fig["series"], words["series"], strict=True)],
+            "marks": [{**m, "label": label} for m, label in zip(fig["marks"], words["marks"], strict=True)]}
+
+
 @bp.app_template_global("figure_layout")
 def figure_layout(figure: Any) -> dict[str, Any] | None:
     """Everything the _figures.html macro draws, or None for a figure that is not valid."""
     try:
-        fig = validate_figure(figure)
+        fig = _in_language(validate_figure(figure), current_lang())
     except (ValueError, TypeError, AttributeError):
         return None
     points = [p for s in fig["series"] for p in s["points"]]

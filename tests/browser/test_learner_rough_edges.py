@@ -161,3 +161,34 @@ def test_loop_train_epoch_has_an_idea_of_its_own_for_each_check(browser, live_ap
         ideas.append(card.locator(".hint-rung.hint-concept").inner_text())
     assert len(set(ideas)) == len(LOOP_CHECKS), ideas
     page.context.close()
+
+
+def test_a_chart_reads_in_the_language_of_the_page_not_of_its_grading(browser, live_app):
+    """Item 4: a ja page showed "Your loss scale, step by step" (graded in English)."""
+    from grader import figures
+
+    app, base = live_app
+    _, key = make_account(app, "chart-lang@example.org")
+    figures.add({"id": "loss-scale", "title": {"en": "Your loss scale, step by step", "ja": "損失スケールの推移"},
+                 "x_label": {"en": "optimizer step", "ja": "オプティマイザのステップ"}, "y_label": "scale",
+                 "y_scale": "log", "series": [{"name": {"en": "scale", "ja": "スケール"},
+                                               "points": [[1, 65536.0], [2, 32768.0]]}],
+                 "marks": [{"x": 2, "label": {"en": "stopped", "ja": "停止"}}]})
+    graded_in_english = figures.take("en")
+    with app.app_context():
+        db.session.add(Submission(exercise_id=CODE_EXERCISE, learner=key, lang="en", status="done",
+                                  code="import torch\n", created_at=datetime.now(UTC),
+                                  result={**result_document("fail"), "figures": graded_in_english}))
+        db.session.commit()
+        db.session.remove()
+    page = browser.new_context(viewport=MOBILE).new_page()
+    log_in(page, base, "chart-lang@example.org")
+    page.goto(f"{base}/lang/ja?next=/exercises/{CODE_EXERCISE}")
+    caption = page.locator("#results .result-figure figcaption")
+    caption.wait_for()
+    assert caption.inner_text() == "損失スケールの推移"
+    assert "停止" in page.locator("#results .figure-legend").inner_text()
+    page.goto(f"{base}/lang/en?next=/exercises/{CODE_EXERCISE}")
+    page.locator("#results .result-figure figcaption").wait_for()
+    assert page.locator("#results .result-figure figcaption").inner_text() == "Your loss scale, step by step"
+    page.context.close()
