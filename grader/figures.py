@@ -16,6 +16,7 @@ MAX_FIGURE_POINTS, MAX_DOCUMENT_POINTS = 2000, 4000
 # between these, so no chart arithmetic on them overflows or vanishes into subnormals.
 MAX_MAGNITUDE, MIN_MAGNITUDE = 1e30, 1e-30
 SCALES = ("linear", "log")
+LANGS = ("en", "ja")  # a figure's words are kept in each, so a page shows them in its own
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
 _pending: list[dict[str, Any]] = []
@@ -37,7 +38,8 @@ def take(lang: str) -> list[dict[str, Any]]:
     kept = []
     for figure in queued:
         try:
-            kept.append(validate_figure(_localized(figure, lang)))
+            words = {other: _words(_localized(figure, other)) for other in LANGS}
+            kept.append(validate_figure({**_localized(figure, lang), "texts": words}))
         except (ValueError, TypeError, AttributeError):
             continue
     return kept
@@ -55,6 +57,32 @@ def _localized(figure: dict[str, Any], lang: str) -> dict[str, Any]:
                      for s in figure.get("series", [])]
     out["marks"] = [{"x": m.get("x"), "label": text(m.get("label"))} for m in figure.get("marks", [])]
     return out
+
+
+def _words(figure: dict[str, Any]) -> dict[str, Any]:
+    """A localized figure's words only: what a page swaps in for its reader's language."""
+    return {**{key: figure[key] for key in ("title", "x_label", "y_label", "note")},
+            "series": [s["name"] for s in figure["series"]], "marks": [m["label"] for m in figure["marks"]]}
+
+
+def _texts(raw: Any, series: int, marks: int) -> dict[str, Any]:
+    """The optional "texts" of a figure, {lang: words}, checked like its own words; texts that
+    do not fit (a name short, a language unknown) are dropped, the figure kept (issue 34: charts
+    once kept the language they were graded in)."""
+    if not isinstance(raw, dict) or not set(raw) <= set(LANGS):
+        return {}
+    clean = {}
+    try:
+        for lang, words in raw.items():
+            names, labels = words.get("series"), words.get("marks")
+            if not isinstance(names, list) or len(names) != series or not isinstance(labels, list) \
+                    or len(labels) != marks:
+                return {}
+            clean[lang] = {**{key: _text(words.get(key, "")) for key in ("title", "x_label", "y_label", "note")},
+                           "series": [_text(n) for n in names], "marks": [_text(m) for m in labels]}
+    except (ValueError, AttributeError):
+        return {}
+    return clean
 
 
 def _number(value: Any) -> float:
@@ -99,7 +127,7 @@ def validate_figure(figure: Any) -> dict[str, Any]:
 
     {"id", "title", "x_label", "y_label", "note", "x_scale", "y_scale",
      "series": [{"name", "points": [[x, y], ...], "spread"?: [[x, low, high], ...]}],
-     "marks": [{"x", "label"}]}
+     "marks": [{"x", "label"}], "texts"?: {lang: {"title", ..., "series": [names], "marks": [labels]}}}
 
     A series' spread that is not valid is dropped and the figure kept: whiskers are extra.
     """
@@ -145,10 +173,11 @@ def validate_figure(figure: Any) -> dict[str, Any]:
                 entry["spread"] = _spread(raw, entry["points"], scales["y_scale"] == "log")
             except (ValueError, TypeError):
                 pass  # bad whiskers cost neither the series nor the figure
+    texts = _texts(figure.get("texts"), len(clean_series), len(clean_marks))
     return {"id": figure["id"], "title": _text(figure.get("title", "")),
             "x_label": _text(figure.get("x_label", "")), "y_label": _text(figure.get("y_label", "")),
             "note": _text(figure.get("note", "")), **scales,
-            "series": clean_series, "marks": clean_marks}
+            "series": clean_series, "marks": clean_marks, **({"texts": texts} if texts else {})}
 
 
 def validate_figures(figures: Any) -> list[dict[str, Any]]:

@@ -48,7 +48,10 @@ def password_problem(password: str, email: str = "") -> str | None:
     if lowered in common or stem in common or len(set(lowered)) <= 2:
         return "common"
     local = email.lower().split("@", 1)[0]
-    if local and (lowered == email.lower() or (len(local) >= 4 and local in lowered)):
+    # The email, or its name with little more ("newbie2026!"); a passphrase that also holds the
+    # name ("Newbie-pass-2026") is judged by its strength below, the name given as a hint.
+    rest = re.sub(r"[^a-z]", "", lowered.replace(local, "")) if local else lowered
+    if local and (lowered == email.lower() or (len(local) >= 4 and local in lowered and len(rest) < 4)):
         return "email"
     hints = [local, "learn", "python", "ai", "course"] if local else ["learn", "python", "course"]
     if zxcvbn(password[:STRENGTH_PREFIX], user_inputs=hints)["score"] < MIN_STRENGTH:

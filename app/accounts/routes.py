@@ -78,6 +78,8 @@ def register() -> str | Response | tuple[str, int]:
             # (one password hash), so that the form tells no one which emails have accounts.
             hash_password(form.password.data or "")
         # Either way the learner logs in next; work done before is adopted then (_enter).
+        # The login form is filled in with this email (a taken one too: the same answer).
+        session["signup_email"] = (form.email.data or "").strip()[:254]
         flash(_("Your account is ready, unless this email had one already (then nothing "
                 "changed). Log in with this email and your password."))
         return redirect(url_for("accounts.login", next=request.args.get("next") or None))
@@ -91,6 +93,8 @@ def login() -> str | Response | tuple[str, int]:
         return redirect(_next_url())
     form = LoginForm()
     error = None
+    if not form.is_submitted() and not form.email.data:
+        form.email.data = session.pop("signup_email", None)
     if form.validate_on_submit():
         user = authenticate(form.email.data or "", form.password.data or "")
         if user is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from app.accounts.models import User
 from app.extensions import db
 from app.instructor.stats import ExerciseStats, FailingCheck, exercise_stats, failing_checks_of
 from app.models import Submission
@@ -25,6 +26,7 @@ class Example:
     created_at: Any
     score: float | None
     failed: list[str]
+    email: str | None = None  # whose it is (issue 34: the drill-down named no learner); None: no account
 
 
 @dataclass
@@ -60,16 +62,17 @@ def recent_failures(exercise_id: str, limit: int = EXAMPLES) -> list[Example]:
     status = text_at(Submission.result, "status")
     kind = text_at(Submission.result, "error_kind")
     rows = db.session.execute(
-        select(Submission.id, Submission.created_at, Submission.result)
+        select(Submission.id, Submission.created_at, Submission.result, User.email)
+        .outerjoin(User, User.learner_key == Submission.learner)
         .where(Submission.exercise_id == exercise_id, Submission.status == "done",
                Submission.learner.is_not(None), status.in_(("fail", "error")),
                func.coalesce(kind, "") != "internal")
         .order_by(Submission.created_at.desc()).limit(limit))
     examples = []
-    for sub_id, created_at, result in rows:
+    for sub_id, created_at, result, email in rows:
         score = (result or {}).get("score")
         examples.append(Example(sub_id, created_at, score if isinstance(score, int | float) else None,
-                                _failed_checks(result)))
+                                _failed_checks(result), email))
     return examples
 
 

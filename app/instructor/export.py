@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 
 from app.instructor.learners import LearnerRow
+from app.models import as_utc
 from app.progress.status import ExerciseProgress
 from grader.api import Exercise
 
@@ -21,7 +23,8 @@ def _cell(value: object) -> str:
 
 
 def _iso(moment: object) -> str:
-    return moment.isoformat() if hasattr(moment, "isoformat") else ""
+    # With its zone: SQLite hands back naive UTC times, read as local by a spreadsheet (issue 34).
+    return as_utc(moment).isoformat() if isinstance(moment, datetime) else ""
 
 
 def progress_csv(rows: Iterable[LearnerRow], exercises: Iterable[Exercise]) -> Iterator[str]:

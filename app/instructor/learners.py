@@ -38,13 +38,17 @@ class LearnerRow:
         return max(moments, key=sort_key) if moments else None
 
 
+# Learners only: an instructor's own tries are no learner's progress (issue 34, item 7).
+LEARNER_ACCOUNTS = User.role != "instructor"
+
+
 def accounts() -> int:
-    return int(db.session.scalar(select(func.count()).select_from(User)) or 0)
+    return int(db.session.scalar(select(func.count()).select_from(User).where(LEARNER_ACCOUNTS)) or 0)
 
 
 def learner_rows(page: int = 1, size: int = LEARNERS_PAGE) -> list[LearnerRow]:
     """One row per account on this page (sorted by email), with its progress per exercise."""
-    users = list(db.session.scalars(select(User).order_by(User.email, User.id)
+    users = list(db.session.scalars(select(User).where(LEARNER_ACCOUNTS).order_by(User.email, User.id)
                                     .limit(size).offset((max(1, page) - 1) * size)))
     table = progress_table(user.learner_key for user in users)
     return [LearnerRow(user, table[user.learner_key]) for user in users]

@@ -98,7 +98,7 @@ def validation() -> str:
                                  if checks.is_stale(row, catalog.fingerprint(row.exercise_id))])
     states = {row.exercise_id: row for row in db.session.scalars(select(ExerciseValidation))}
     exercises = _exercises()
-    # While a check runs the page refreshes itself (a meta refresh: no script to load or fail).
+    # While a check runs the page polls for its table (validation.js, a polite live region).
     running = any(states[e.id].state != "done" for e in exercises if e.id in states)
     return render_template("instructor/validation.html", errors=loaded.errors, exercises=exercises,
                            states=states, form=ValidateForm(), running=running,

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("progress", __name__)
 
-from app.progress import api, figures, regraded, routes  # noqa: E402,F401  (registers the views on bp)
+from app.progress import api, figures, panel, regraded, routes  # noqa: E402,F401  (registers the views on bp)

@@ -28,6 +28,7 @@ from app.progress.documents import blocked_by
 from app.progress.history import page, previous_of
 from app.progress.regraded import regraded_tag
 from app.progress.status import by_lesson
+from app.quizzes.routes import inline_markdown
 from grader.api import Exercise, ExerciseLoadError, load_quiz
 from grader.api import check_titles as titles_from_tests
 
@@ -84,7 +85,7 @@ def explain_skip(test: dict[str, Any], titles: dict[str, str]) -> str:
 
 
 @bp.app_template_global()
-def check_title_map(exercise: Exercise) -> dict[str, str]:
+def check_title_map(exercise: Exercise) -> dict[str, Markup]:
     """check id -> title in the page's language, for pages that list checks by id: a quiz's
     checks are its questions, titled by their text; an exercise's are read from its tests."""
     lang = current_lang()
@@ -93,8 +94,9 @@ def check_title_map(exercise: Exercise) -> dict[str, str]:
             questions = load_quiz(exercise).questions
         except ExerciseLoadError:  # a broken quiz.toml: the validation page says why; ids stand in
             return {}
-        return {q.id: q.text.get(lang) for q in questions}
-    return titles_from_tests(exercise, lang)
+        # Question text is Markdown: shown as the quiz shows it, never raw (issue 34, item 7).
+        return {q.id: inline_markdown(q.text.get(lang)) for q in questions}
+    return {check: backticks(title) for check, title in titles_from_tests(exercise, lang).items()}
 
 
 def _private(html: str) -> Response:

@@ -1,6 +1,6 @@
 """The loss-scale chart on a phone and a desktop, in en and ja (issue 25): its log axis names the
 scales (65536 can be read), its text is at least 10 px on screen, and it never widens the page.
-The editor draws it (figures.js) and the submission page draws it (figures.py): the same labels."""
+The editor and the submission page show the one server-drawn panel (figures.py): the same labels."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Feedback in the reader's current language (issue 25): a submission graded in Japanese reads in
-English in the English interface and the reverse, on the editor page (results.js) and on the
+English in the English interface and the reverse, on the editor page and on the
 submission page (the server), at 390 and 1280 px. The results come from the real grader."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def test_feedback_follows_the_interface_language(browser, live_app, graded, view
     log_in(page, base, email)
     page.goto(f"{base}/lang/{shown_in}?next=/")
     for url, card in ((f"{base}/exercises/{CODE_EXERCISE}", '#results .test[data-check="standardize-shape-values"]'),
-                      (f"{base}/submissions/{sub_id}", '.checks .test[data-check="standardize-shape-values"]')):
+                      (f"{base}/submissions/{sub_id}", '.results-panel .test[data-check="standardize-shape-values"]')):
         page.goto(url)
         found = page.locator(card)
         found.wait_for()

@@ -68,3 +68,15 @@ def test_take_keeps_a_valid_spread_and_drops_a_bad_one_with_its_figure_kept():
     kept, dropped = figures.take("en")
     assert kept["series"][0]["spread"] == [[64.0, 7.0, 8.25], [1024.0, 290.0, 330.0]]
     assert "spread" not in dropped["series"][0] and dropped["series"][0]["points"]
+
+
+def test_take_keeps_the_words_in_both_languages():
+    """A page shows a chart in its reader's language, not the one it was graded in (issue 34)."""
+    figures.add(FIGURE)
+    got = figures.take("en")[0]
+    assert got["title"] == "Time per step"
+    assert got["texts"]["ja"]["title"] == "1 ステップの時間" and got["texts"]["ja"]["marks"] == ["小"]
+    assert got["texts"]["en"]["series"] == ["float32"]
+    # Words that do not fit the figure are dropped, the figure kept.
+    kept = figures.validate_figure({**got, "texts": {"ja": {**got["texts"]["ja"], "series": []}}})
+    assert "texts" not in kept and kept["title"] == "Time per step"

@@ -13,7 +13,7 @@ import {
 } from "./drafts.js";
 import { failingLines, goToLine, markFailingLines } from "./failing-lines.js";
 import { RequestError, submitCode, waitForResult } from "./grading.js";
-import { failingLinesOf, showProblem, showResult } from "./results.js";
+import { showPanel, showProblem } from "./results.js";
 import { setUpRun } from "./run.js";
 import { localTime } from "./times.js";
 
@@ -115,7 +115,7 @@ function setUp(root) {
         failingLines,
         // The page's CSP allows injected styles only with this response's nonce.
         EditorView.cspNonce.of(root.dataset.cspNonce || ""),
-        EditorView.contentAttributes.of({ "aria-label": submitButton.closest("section").getAttribute("aria-label"),
+        EditorView.contentAttributes.of({ tabindex: "0", "aria-label": submitButton.closest("section").getAttribute("aria-label"),
           "aria-describedby": "editor-keys" }), // Tab indents here: the note says how to leave
         EditorView.updateListener.of((update) => {
           if (update.docChanged) {
@@ -142,6 +142,9 @@ function setUp(root) {
     draftNote.hidden = false;
     // Drop ?restore= so a reload shows the learner's draft rather than restoring again.
     window.history.replaceState(null, "", window.location.pathname);
+    // The learner came for this code: on a phone the editor is far below the prompt (issue 34:
+    // restore once landed 1,300 px above it), so the note and the editor come into view.
+    draftNote.scrollIntoView({ block: "start" });
   }
 
   const onLine = (line) => goToLine(view, line);
@@ -162,13 +165,6 @@ function setUp(root) {
       nextStep.append(link);
     } else {
       nextStep.textContent = strings.lesson_done;
-    }
-    const state = document.getElementById("exercise-state");
-    if (state) {
-      const badge = document.createElement("span");
-      badge.className = "state solved";
-      badge.textContent = strings.solved;
-      state.replaceChildren(badge);
     }
   }
 
@@ -212,9 +208,10 @@ function setUp(root) {
     verdict.focus({ preventScroll: true });
   }
 
-  function present(result) {
-    showResult(results, result, strings, onLine);
-    markFailingLines(view, failingLinesOf(result));
+  // The server's panel for this submission (the history page shows the same one), swapped in.
+  async function present(sub, result) {
+    const url = root.dataset.panelUrl.replace("SUBMISSION", encodeURIComponent(sub.id));
+    markFailingLines(view, await showPanel(results, url, strings, onLine));
     showNext(result);
   }
 
@@ -237,7 +234,8 @@ function setUp(root) {
       saveRemote.cancel();
       if (draftUrl) saveServerDraft(draftUrl, code); // not awaited: grading need not wait
       const sent = await submitCode(root.dataset.submitUrl, code, document.documentElement.lang);
-      present(await follow(sent.id, sent));
+      draftNote.hidden = true; // the code is a submission now, no longer a restored draft
+      await present(sent, await follow(sent.id, sent));
       graded = true;
     } catch (error) {
       const refused = error instanceof RequestError && error.message !== "timeout";
@@ -270,7 +268,7 @@ function setUp(root) {
   function showRestored(sub, last) {
     nameSubmission(strings.restored_result.replace("{time}", localTime(sub.created_at)), sub);
     lastNote.dataset.shows = "restored";
-    present(sub.result);
+    present(sub, sub.result).catch(() => showProblem(results, strings.network_error));
     if (!last || last.id === sub.id) return;
     const back = document.createElement("button");
     back.type = "button";
@@ -291,13 +289,13 @@ function setUp(root) {
     // The submission's own time, in the learner's zone (it once showed the page-load time).
     nameSubmission(`${strings.last_result} ${localTime(last.created_at)}`, last);
     if (last.status === "done" && last.result) {
-      present(last.result);
+      await present(last, last.result).catch(() => showProblem(results, strings.network_error));
       return;
     }
     busy = true;
     submitButton.disabled = true;
     try {
-      present(await follow(last.id, last));
+      await present(last, await follow(last.id, last));
     } catch {
       resetProgress(progress);
     } finally {

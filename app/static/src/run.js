@@ -109,6 +109,10 @@ export function setUpRun(getCode) {
     button.textContent = panel.dataset.running;
     panel.dataset.state = "running";
     show(panel, { status: panel.dataset.queued, output: "" });
+    // On a phone the panel opens far below the editor (issue 34: 1,101 px below the fold): it
+    // comes into view; the focus stays on Run and the live panel says what happens.
+    const box = panel.getBoundingClientRect();
+    if (box.top > window.innerHeight || box.bottom < 0) panel.scrollIntoView({ block: "nearest" });
     try {
       const { response, body } = await send(button.dataset.runUrl, {
         code: getCode(),

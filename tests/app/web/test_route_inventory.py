@@ -56,6 +56,8 @@ FILL: dict[str, Callable[[World], list[str]]] = {
     "progress.submission_code": lambda w: [f"/submissions/{s}/code" for s in w.submissions]
     + [f"/submissions/{UNKNOWN_UUID}/code", "/submissions/" + "9" * 400 + "/code",
        "/submissions/%00/code"],
+    "progress.submission_panel": lambda w: [f"/submissions/{s}/panel" for s in w.submissions]
+    + [f"/submissions/{UNKNOWN_UUID}/panel", "/submissions/%00/panel"],
     "progress.dashboard": lambda w: ["/progress"],
     "progress.submission": lambda w: [f"/submissions/{s}" for s in w.submissions]
     + [f"/submissions/{UNKNOWN_UUID}", "/submissions/" + "9" * 400, "/submissions/%00"],
