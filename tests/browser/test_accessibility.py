@@ -81,6 +81,7 @@ PAGES: dict[str, Callable[[World], list[str]]] = {
     "instructor.validation": lambda w: ["/instructor/validation"],
     "instructor.exercise": lambda w: [f"/instructor/exercises/{CODE_EXERCISE}",
                                       f"/instructor/exercises/{QUIZ}"],
+    "instructor.regrade_report": lambda w: [f"/instructor/exercises/{CODE_EXERCISE}/regrade"],
 }
 # GET endpoints that are no page of their own, and why.
 NOT_PAGES = {
