@@ -14,6 +14,7 @@ test_backward_outside_autocast = amp.check("backward-outside-autocast", given=Tr
 test_last_window_stepped = amp.check("last-window-stepped", given=True)
 test_zero_grad_each_iteration = amp.check("zero-grad-each-iteration", given=True)
 test_trains_every_batch = amp.check("trains-every-batch", given=True)
+test_fp32_master_weights = amp.check("fp32-master-weights", given=True)  # a model.half() added is seen
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_runs = amp.runs(given=True)
 test_mean_loss_returned = amp.check("mean-loss-returned", depends=["runs"], given=True)

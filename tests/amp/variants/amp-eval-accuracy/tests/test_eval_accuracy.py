@@ -10,6 +10,7 @@ test_bf16_autocast = amp.check("bf16-autocast", depends=["forward-in-autocast"])
 test_eval_mode = amp.check("eval-mode", given=True)
 test_no_grad_in_eval = amp.check("no-grad-in-eval", given=True)
 test_no_training_in_eval = amp.check("no-training-in-eval", given=True)
+test_fp32_master_weights = amp.check("fp32-master-weights", given=True)  # a model.half() added is seen
 test_batch_on_device = amp.check("batch-on-device", given=True)
 test_runs = amp.runs(given=True, title={"en": "evaluate runs to the end", "ja": "evaluate が最後まで動く"})
 test_returns_like_reference = amp.check("returns-like-reference", depends=["runs"], given=True)
