@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import http.cookiejar
 import json
 import os
@@ -190,12 +191,24 @@ def test_runs_have_their_own_lane_both_ways(make_app):
         released.set()
 
 
+def marker_file(marker: str) -> str:
+    """The file endless_code() leaves in its working folder: how a jailed runner is told apart."""
+    return "marker-" + hashlib.sha256(marker.encode()).hexdigest()[:16]
+
+
+def endless_code(marker: str) -> str:
+    """Learner code that sleeps forever, findable by learner_processes(marker) whatever its sandbox."""
+    return marker + f"open({marker_file(marker)!r}, 'w').close()\n" + ENDLESS
+
+
 def learner_processes(marker: str) -> list[int]:
     """Pids of learner runners whose submission holds `marker`.
 
     An exec'd runner names its submission on its command line (grader.runner PATH); a runner
     forked from the harness or the zygote (grader.runner_fork) is named learner-runner and
-    works in the folder that holds submission.py.
+    works in the folder that holds submission.py -- or, in the job jail, in its private job
+    folder, which holds no submission (its source came over the pipe) but the file that
+    endless_code() writes there.
     """
     from grader.runner_fork import RUNNER_NAME
 
@@ -208,7 +221,11 @@ def learner_processes(marker: str) -> list[int]:
             if b"grader.runner" in args:
                 submission = Path(args[args.index(b"grader.runner") + 1].decode())
             elif (entry / "comm").read_bytes().strip() == RUNNER_NAME:
-                submission = Path(os.readlink(entry / "cwd")) / "submission.py"
+                folder = Path(os.readlink(entry / "cwd"))
+                if (folder / marker_file(marker)).exists():
+                    found.append(int(entry.name))
+                    continue
+                submission = folder / "submission.py"
             else:
                 continue
             if marker in submission.read_text(encoding="utf-8"):
@@ -271,7 +288,7 @@ def test_endless_runs_never_hold_the_only_web_thread_and_stop_ends_them(make_app
     try:
         marker = f"# endless {uuid.uuid4().hex}\n"
         sleepers = [Browser(base) for _ in range(2)]
-        endless = [(browser, browser.run(marker + ENDLESS)) for browser in sleepers]
+        endless = [(browser, browser.run(endless_code(marker))) for browser in sleepers]
         for browser, run_id in endless:
             wait_until(lambda b=browser, r=run_id: b.state(r)["status"] == "running", 120,
                        "the endless Runs to start")

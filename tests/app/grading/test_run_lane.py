@@ -11,7 +11,7 @@ from werkzeug.serving import make_server
 from grader.sandboxes import pool as pools
 from grader.sandboxes.local_warm import local_pool
 from tests.app.accounts_helpers import GOOD
-from tests.app.grading.test_run_jobs import ENDLESS, Browser, learner_processes, wait_until
+from tests.app.grading.test_run_jobs import Browser, endless_code, learner_processes, wait_until
 
 SUBMIT = "/api/exercises/add-numbers/submissions"
 
@@ -38,7 +38,7 @@ def test_sleeping_runs_leave_gradings_flowing_and_the_site_answering(make_app, c
     try:
         assert local_pool().wait_filled(300), "grading's warm sandbox started"
         for browser in (Browser(base), Browser(base)):
-            endless.append((browser, browser.run(marker + ENDLESS)))
+            endless.append((browser, browser.run(endless_code(marker))))
         for browser, run_id in endless:
             wait_until(lambda b=browser, r=run_id: b.state(r)["status"] == "running", 300,
                        "the endless Runs to start")
