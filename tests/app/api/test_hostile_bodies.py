@@ -68,7 +68,7 @@ def assert_json_refusal(response, lang: str) -> None:
 def page_error(response) -> str:
     """The error a page shows: an alert, a field's errors, or the error page's sentence."""
     html = response.get_data(as_text=True)
-    found = re.findall(r'role="alert">([^<]+)<|class="field-errors"[^>]*>([^<]+)<'
+    found = re.findall(r'role="alert"[^>]*>([^<]+)<|class="field-errors"[^>]*>([^<]+)<'
                        r'|<section class="error-page">\s*<h1>\d+</h1>\s*<p>([^<]+)<', html)
     texts = [part for match in found for part in match if part]
     assert texts, html[:2000]
