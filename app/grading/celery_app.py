@@ -1,4 +1,4 @@
-"""The grading worker's Celery app: `celery -A app.grading.celery_app worker -Q cpu` (GPU: -Q gpu; Runs: -Q runs)."""
+"""The grading worker's Celery app: `celery -A app.grading.celery_app worker -Q cpu` (also gpu, runs, background)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from celery.worker.request import Request
 
 from app import config
-from app.grading.celery_queue import RUN_TASK, TASK, make_celery
+from app.grading.celery_queue import BACKGROUND_TASK, RUN_TASK, TASK, make_celery
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -83,6 +83,14 @@ def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
 
     # The claim records this delivery as spent: the sweep never counts it as on its way again.
     return grade_next(flask_app(), kind, token=self.request.id)
+
+
+@celery.task(name=BACKGROUND_TASK, bind=True, Request=GradingRequest)
+def background(self: Any, job_id: str = "", kind: str = "cpu") -> str | None:
+    """A token for the background lane (`-Q background` workers): the next folder check, else regrade, of this queue."""
+    from app.grading.worker import background_next
+
+    return background_next(flask_app(), kind, token=self.request.id)
 
 
 @celery.task(name=RUN_TASK, bind=True, Request=GradingRequest)

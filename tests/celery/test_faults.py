@@ -154,34 +154,37 @@ def test_a_killed_worker_s_delivery_never_hides_a_lost_token(stack):
     assert started - busy_done < 1 + 5, "the lost token was not put back within a sweep"
 
 
-def test_a_check_on_a_killed_worker_is_taken_over_and_a_grading_goes_first(stack):
-    """Folder checks ride the grading queue: a worker's kill -9 mid-check hands it to another worker
-    after the heartbeat limit, and the learners' gradings sent meanwhile are not held up by it."""
+def test_a_check_on_a_killed_worker_is_taken_over_and_never_holds_a_grading_worker(stack):
+    """Folder checks are the background lane's (`-Q background` workers): a checker's kill -9
+    mid-check hands the check to another checker after the heartbeat limit, and a learner's
+    grading sent while the check runs is graded at once by the grading worker, never behind it."""
     from app.grading import checks
 
     web, workers = stack
     base = web.serve()
     quick = {"GRADING_STALE_AFTER_S": "5", "GRADING_TEST_CHECK_FUNCTION": "tests.celery.celery_fakes:check"}
-    workers.start("w1", extra=quick)
+    workers.start("checker-1", queues="background", extra=quick)
+    workers.start("grader", extra=quick)
     with web.app.app_context():
         assert checks.request(web.app, ["add-numbers"]) == ["add-numbers"]
     victim = wait_until(lambda: events(web, "check-add-numbers"), 30, "the check to start")[0][1]
-    workers.start("w2", extra=quick)
     learner = Learner(base)
-    graded, busy_marker = uuid.uuid4().hex, uuid.uuid4().hex
-    busy = submit(learner, busy_marker, sleep=2)  # w2 is busy for 2 s
-    wait_until(lambda: events(web, busy_marker), 30, "w2 to be busy")
+    graded = uuid.uuid4().hex
+    sent_at = time.time()
     submission_id = submit(learner, graded)
+    assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
+    waited = events(web, graded)[0][2] - sent_at
+    figure("a learner's grading sent while a check runs -> started after", f"{waited:.2f} s")
+    assert victim == "checker-1" and waited < 5, "a learner's grading waited for a folder check"
+
+    workers.start("checker-2", queues="background", extra=quick)
     killed_at = time.time()
     workers.kill(victim)
-
     assert wait_until(lambda: check_verdict(web), 90, "the check to be taken over") == (True, 2)
-    assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
-    assert learner.result(busy, timeout=30)["result"]["status"] == "pass"
-    again = events(web, "check-add-numbers")[1][2]
-    figure("whole worker kill -9 mid-check -> checked again after", f"{again - killed_at:.2f} s (heartbeat limit 5 s)")
-    assert again - killed_at < 5 + 10
-    assert events(web, graded)[0][2] < again, "the check was taken before a learner's grading waiting with it"
+    again = events(web, "check-add-numbers")[1]
+    figure("whole checker kill -9 mid-check -> checked again after",
+           f"{again[2] - killed_at:.2f} s (heartbeat limit 5 s)")
+    assert again[1] == "checker-2" and again[2] - killed_at < 5 + 10
 
 
 def test_a_job_that_keeps_killing_its_grader_ends_after_n_attempts(stack):
@@ -285,7 +288,7 @@ def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
     base = web.serve()
     # Behind: on the host's clock (as Runs were claimed and beaten before) its beats look 5 minutes old.
     workers.start("runner-behind", queues="runs", extra={**_faketime("-5m"), **REAL_RUNS})
-    workers.start("checker-ahead", extra={**_faketime("+5m"), **FAKE_CHECK})
+    workers.start("checker-ahead", queues="background", extra={**_faketime("+5m"), **FAKE_CHECK})
     learner = Learner(base)
     run_id = start_run(learner, ENDLESS)
     with web.app.app_context():
