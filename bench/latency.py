@@ -157,7 +157,7 @@ def validate_folders(app: Any, folders: list[str]) -> Any:
 
     from app.extensions import db
     from app.grading import checks
-    from app.instructor.models import ExerciseValidation
+    from app.models import ExerciseValidation
 
     def run() -> float:
         with app.app_context():

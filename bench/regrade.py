@@ -93,7 +93,7 @@ def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per poll otherwise
     from app.extensions import db
     from app.grading import regrade
-    from app.grading.regrade_models import Regrade
+    from app.models import Regrade
 
     with tempfile.TemporaryDirectory() as tmp:
         stack = Stack(Path(tmp))

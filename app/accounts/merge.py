@@ -7,10 +7,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 
 from app.extensions import db
-from app.models import Submission
-from app.progress.hints import HintReveal
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
+from app.models import Draft, HintReveal, QuizAttempt, Submission
 
 
 def _aware(moment: datetime) -> datetime:

@@ -10,8 +10,7 @@ from typing import Any
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Submission
-from app.quizzes.models import QuizAttempt
+from app.models import QuizAttempt, Submission
 from app.stored_json import number_at, text_at
 
 

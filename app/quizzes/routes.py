@@ -10,12 +10,11 @@ from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError, ValidationError, validate_csrf
-from markdown_it import MarkdownIt
-from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from app.content import exercise_catalog, lesson_catalog, render_cache
+from app.content.markdown import inline_markdown
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
@@ -52,12 +51,6 @@ def quiz_or_none(quiz_id: str) -> Exercise | None:
 
 
 @lru_cache(maxsize=4096)
-def inline_markdown(source: str) -> Markup:
-    """`code` and *emphasis* in question text; raw HTML is shown as text, never rendered."""
-    html = MarkdownIt("commonmark", {"html": False}).renderInline(source)
-    return Markup(html)  # noqa: S704 -- markdown-it escaped everything with html=False
-
-
 def answers_from_form(questions: list[dict[str, Any]], form: MultiDict[str, str]) -> dict[str, Any]:
     """The form's fields as grade_quiz wants them; unknown fields are kept so they are refused."""
     kinds = {q["id"]: q["kind"] for q in questions}

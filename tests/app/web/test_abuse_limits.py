@@ -8,10 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from app.accounts.models import User
 from app.extensions import db
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
+from app.models import Draft, QuizAttempt, User
 from tests.app.accounts_helpers import PASSWORD, QUIZ_ID, add_quiz, csrf_of, make_user
 
 ATTACKER, OWNER = "10.0.0.66", "10.0.0.7"

@@ -7,11 +7,9 @@ from limits import parse_many
 from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
 
-from app.accounts.models import User
 from app.config import from_environment
 from app.extensions import db
-from app.models import Submission
-from app.progress.models import Draft
+from app.models import Draft, Submission, User
 from tests.app.accounts_helpers import GOOD, QUIZ_ID, URL, add_quiz, csrf_of
 
 CLASSROOM = "203.0.113.5"  # the school's NAT address, as the proxy forwards it
