@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import DateTime, Dialect, Integer, String
-from sqlalchemy.orm import Mapped, declarative_mixin, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 
@@ -43,7 +43,6 @@ class UTCDateTime(TypeDecorator[datetime]):
         return as_utc(value) if value is not None else None
 
 
-@declarative_mixin
 class JobColumns:
     """A background job's claim (app.grading.jobs): who holds it, since when, its last beat, its tries."""
 
