@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,7 @@ class RenderCache:
         return rendered
 
 
+@lru_cache(maxsize=4096)
 def inline_markdown(source: str) -> Markup:
     """`code` and *emphasis* in question text; raw HTML is shown as text, never rendered."""
     html = MarkdownIt("commonmark", {"html": False}).renderInline(source)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
@@ -50,7 +49,6 @@ def quiz_or_none(quiz_id: str) -> Exercise | None:
     return exercise
 
 
-@lru_cache(maxsize=4096)
 def answers_from_form(questions: list[dict[str, Any]], form: MultiDict[str, str]) -> dict[str, Any]:
     """The form's fields as grade_quiz wants them; unknown fields are kept so they are refused."""
     kinds = {q["id"]: q["kind"] for q in questions}
