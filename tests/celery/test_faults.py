@@ -258,6 +258,18 @@ def run_state(learner: Learner, run_id: str) -> dict:
     return learner.request("GET", f"/api/runs/{run_id}")[1]
 
 
+def start_a_run_and_a_check(web: Stack, learner: Learner, source: str) -> str:
+    """A Run of `source` and a check of add-numbers, both started on the workers; the Run's id."""
+    from app.grading import checks
+
+    run_id = start_run(learner, source)
+    with web.app.app_context():
+        checks.request(web.app, ["add-numbers"])
+    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
+               60, "the Run and the check to start")
+    return run_id
+
+
 def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_again(stack):
     web, workers = stack
     base = web.serve()
@@ -280,7 +292,6 @@ def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_aga
 def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
     """The clock-skew test of the gradings, for the other two kinds: a Run and a folder check run
     on workers 5 minutes behind and ahead while an on-time worker sweeps; neither is taken over."""
-    from app.grading import checks
 
     web, workers, _ = postgres_stack
     base = web.serve()
@@ -288,11 +299,7 @@ def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
     workers.start("runner-behind", queues="runs", extra={**_faketime("-5m"), **REAL_RUNS})
     workers.start("checker-ahead", extra={**_faketime("+5m"), **FAKE_CHECK})
     learner = Learner(base)
-    run_id = start_run(learner, ENDLESS)
-    with web.app.app_context():
-        checks.request(web.app, ["add-numbers"])
-    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
-               60, "the Run and the check to start")
+    run_id = start_a_run_and_a_check(web, learner, ENDLESS)
     workers.start("on-time", extra=FAKE_CHECK)  # sweeps every second with the right clock
     time.sleep(12)  # 24 heartbeats, 12 sweeps; the stale limit is 30 s
     assert run_state(learner, run_id)["status"] == "running", "a live Run was ended"
@@ -599,7 +606,6 @@ def test_postgresql_stopped_20_s_keeps_the_run_and_the_check_finished_meanwhile(
     """PostgreSQL away, for Runs and folder checks: a Run and a check running when the database stops
     finish during the outage; each result is stored once the database is back, neither runs again."""
     from app.extensions import db
-    from app.grading import checks
     from app.models import Run
 
     web, workers, database = postgres_stack
@@ -607,11 +613,7 @@ def test_postgresql_stopped_20_s_keeps_the_run_and_the_check_finished_meanwhile(
     workers.start("runner", queues="runs", extra=REAL_RUNS)
     workers.start("checker", extra={**FAKE_CHECK, "GRADING_TEST_CHECK_SLEEP_S": "6"})
     learner = Learner(base)
-    run_id = start_run(learner, RUN_FOR_6_S)
-    with web.app.app_context():
-        checks.request(web.app, ["add-numbers"])
-    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
-               60, "the Run and the check to start")
+    run_id = start_a_run_and_a_check(web, learner, RUN_FOR_6_S)
 
     database.stop()
     stopped_at = time.time()
