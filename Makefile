@@ -57,7 +57,7 @@ QUEUES ?= cpu
 CONCURRENCY ?= 1
 worker: setup ## a Celery grading worker: CELERY_BROKER_URL=redis://localhost:6379/0 make worker
 	@test -n "$$CELERY_BROKER_URL" || { echo "set CELERY_BROKER_URL (e.g. redis://localhost:6379/0)"; exit 1; }
-	$(VENV)/bin/celery -A app.grading.celery_app worker -Q $(QUEUES) --concurrency $(CONCURRENCY) \
+	$(VENV)/bin/celery -A app.celery_worker worker -Q $(QUEUES) --concurrency $(CONCURRENCY) \
 		--without-gossip --without-mingle --loglevel info
 
 web-image: venv bundle ## the web/worker image for compose.yaml (no registry needed)

@@ -38,7 +38,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench.class_mode import percentile, run_class
+from bench.class_mode import run_class
+from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 CGROUP_ROOT = Path("/sys/fs/cgroup/cpuacct")

@@ -69,7 +69,7 @@ def make_celery(config: dict[str, Any]) -> Celery:
 
 
 class CeleryQueue:
-    """Publishes grading tokens to Redis; `celery -A app.grading.celery_app worker` grades them."""
+    """Publishes grading tokens to Redis; `celery -A app.celery_worker worker` grades them."""
 
     def __init__(self, app: Flask):
         self.app = app

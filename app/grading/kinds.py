@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.grading.jobs import JobKind
-from app.grading.regrade_models import Regrade
-from app.models import ExerciseValidation, Run, Submission
+from app.models import ExerciseValidation, Regrade, Run, Submission
 from grader.api import error_result, run_failed
 
 # Shown when a job's grading was lost GRADING_MAX_ATTEMPTS times: almost always the code itself

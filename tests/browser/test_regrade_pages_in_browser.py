@@ -8,8 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from app.extensions import db
-from app.grading.regrade_models import Regrade, RegradeRun
-from app.models import Submission
+from app.models import Regrade, RegradeRun, Submission
 from tests.browser.layout_helpers import (
     CODE_EXERCISE,
     DESKTOP,

@@ -26,8 +26,7 @@ def _events(web) -> list[tuple[str, str, str]]:
 def test_a_regrade_resumes_after_kill_9_without_a_duplicate(stack):
     from app.extensions import db
     from app.grading import regrade
-    from app.grading.regrade_models import Regrade
-    from app.models import Submission
+    from app.models import Regrade, Submission
 
     web, workers = stack
     web.serve()

@@ -7,9 +7,8 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.grading import regrade
-from app.grading.regrade_models import Regrade, RegradeRun
 from app.grading.worker import background_next, grade_next
-from app.models import Submission
+from app.models import Regrade, RegradeRun, Submission
 from tests.app.grading.queues import StoppedQueue, wait_until
 from tests.app.regrade.regrade_helpers import (
     EXERCISE,
