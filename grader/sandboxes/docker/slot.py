@@ -12,6 +12,7 @@ behind, a job process that failed, or a stream that broke.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from typing import Any
 
@@ -32,6 +33,17 @@ log = logging.getLogger(__name__)
 # A job whose document says one of these ended abnormally: its container is replaced.
 ABNORMAL_KINDS = ("timeout", "memory", "internal", "stopped")
 REPORT_S = 15.0  # after the document, how long the supervisor may take to say what the job left
+_stagger = random.Random()  # noqa: S311 -- spreading retirements, not a secret
+
+
+def staggered(limit: float, rng: random.Random = _stagger) -> float:
+    """This container's own share of a retirement limit (jobs or age): between 3/4 of it and all of it.
+
+    Slots started together and served in turn reach the same job count and age together; with
+    one limit for all they were replaced together, every slot of the process starting (a torch
+    import each) while learners' jobs waited for one: the docker stress's worst waits (5.7 s).
+    """
+    return limit * rng.uniform(0.75, 1.0)
 
 
 class SlotMember(DockerMember):
@@ -43,6 +55,8 @@ class SlotMember(DockerMember):
         self.jobs = 0
         self.born = time.monotonic()
         self.clean = True  # every job so far ended cleanly
+        self.max_jobs = max(1, round(staggered(slot_max_jobs())))
+        self.max_age_s = staggered(slot_max_age_s())
         self.timing: dict[str, float] = {}  # the last job's: when its document and the report came
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
@@ -65,8 +79,8 @@ class SlotMember(DockerMember):
             raise RuntimeError(f"slot container did not get ready: {exc}: {tail}") from exc
 
     def reusable(self) -> bool:
-        """May it take another job: clean so far, under its job count and its age."""
-        return self.clean and self.jobs < slot_max_jobs() and time.monotonic() - self.born < slot_max_age_s()
+        """May it take another job: clean so far, under its own job count and age (staggered)."""
+        return self.clean and self.jobs < self.max_jobs and time.monotonic() - self.born < self.max_age_s
 
     def run(self, job: Job, mode: str, wall: float) -> Outcome:
         """Send the job, wait for its document and the supervisor's report; kill it at the wall clock."""
