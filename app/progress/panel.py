@@ -39,6 +39,21 @@ def skip_groups(tests: list[dict[str, Any]], explain: Any, titles: dict[str, str
     return found
 
 
+@bp.app_template_global("stopped_check")
+def stopped_check(result: dict[str, Any]) -> int | None:
+    """The index of the check the run's stop hit (a time-out, the memory or output limit): the
+    grader gives the document that check's message. The panel says it once, in the error box,
+    in the page's language (the check's own `texts`); the time-out text once appeared twice,
+    and in the language it was graded in."""
+    message = result.get("message")
+    if result.get("status") != "error" or not message:
+        return None
+    for index, test in enumerate(result.get("tests") or []):
+        if isinstance(test, dict) and test.get("status") == "error" and test.get("message") == message:
+            return index
+    return None
+
+
 @bp.app_template_global("failing_lines")
 def failing_lines(result: dict[str, Any]) -> list[int]:
     """The learner's lines that the error or a failing check points at (the editor marks them)."""
