@@ -85,3 +85,23 @@ def test_an_amp_check_not_checked_reads_in_the_page_language(browser, live_app):
         text = page.locator(panel).inner_text()
         assert "未確認：" in text and "Not checked" not in text, (url, text)
     page.context.close()
+
+
+def test_a_syntax_error_reads_in_the_page_language(browser, live_app):
+    """Issue 34, item 4: a whole-run message had one language: a ja page showed "Python could
+    not read your code: ..." under its Japanese title, for a submission graded in English."""
+    app, base = live_app
+    exercise = load_exercise(REPO / "exercises" / CODE_EXERCISE)
+    doc = grade_code(exercise, "def f(:\n", lang="en", sandbox="local")
+    _, key = make_account(app, "syntax-lang@example.com")
+    with app.app_context():
+        db.session.add(Submission(exercise_id=CODE_EXERCISE, learner=key, lang="en", status="done",
+                                  code="def f(:\n", result=doc, created_at=datetime.now(UTC)))
+        db.session.commit()
+        db.session.remove()
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    log_in(page, base, "syntax-lang@example.com")
+    page.goto(f"{base}/lang/ja?next=/exercises/{CODE_EXERCISE}/history")
+    detail = page.locator(".history-item .error-detail").first.inner_text()
+    assert "Python が読み込めませんでした" in detail and "could not read" not in detail, detail
+    page.context.close()
