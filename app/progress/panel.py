@@ -20,6 +20,8 @@ from app.progress.aggregates import learner_progress
 # Checks skipped for one same reason read as one card naming them all, from this many on: a
 # starter once made a phone page of a dozen identical cards.
 GROUP_AT = 3
+# The error kinds that stop a run in the middle of a check (grader.harness._fatal_result).
+STOPS = ("timeout", "memory", "output-limit")
 
 
 @bp.app_template_global("skip_groups")
@@ -46,7 +48,7 @@ def stopped_check(result: dict[str, Any]) -> int | None:
     in the page's language (the check's own `texts`); the time-out text once appeared twice,
     and in the language it was graded in."""
     message = result.get("message")
-    if result.get("status") != "error" or not message:
+    if result.get("error_kind") not in STOPS or not message:
         return None
     for index, test in enumerate(result.get("tests") or []):
         if isinstance(test, dict) and test.get("status") == "error" and test.get("message") == message:
