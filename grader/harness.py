@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from grader.learner import Learner, LearnerFatal
 from grader.learner_errors import SUBMISSION_NAME
 from grader.loader import Exercise, load_exercise
 from grader.messages import run_error
-from grader.plugin import GraderPlugin, timeout_message
+from grader.plugin import LANGS, GraderPlugin, timeout_message
 from grader.results import Results, error_result, summarize
 from grader.schema import Limits
 from grader.testing import localize
@@ -84,6 +85,8 @@ def grade_with(exercise: Exercise, learner: Learner, lang: str, started: float) 
         learner.close()
     results.output = learner.output[: exercise.config.limits.output_kb * 1024 + 200]
     results.advice = [localize(item, lang) for item in learner.advice]
+    results.texts.setdefault(other_language(lang), {})["advice"] = [
+        localize(item, other_language(lang)) for item in learner.advice]
     results.figures = figures.take(lang)
     results.measurement = measurement.take()
     results.duration_s = round(time.monotonic() - started, 3)
@@ -145,12 +148,14 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
         detail = error.get("message", "") if kind == "syntax" else error.get("type", "an error")
         if kind == "runtime" and error.get("message"):
             detail = f"{detail}: {error['message']}"
-        result = error_result(exercise.id, kind, run_error(kind, lang, detail=detail,
-                                                           line=error.get("line")),
-                              line=error.get("line"))
         tb = error.get("traceback", "")
-        result.message += f"\n\n{tb}" if tb else ""
-        return result
+
+        def message_in(in_lang: str) -> str:
+            words = run_error(kind, in_lang, detail=detail, line=error.get("line"))
+            return f"{words}\n\n{tb}" if tb else words
+
+        return in_both(error_result(exercise.id, kind, message_in(lang), line=error.get("line")), lang,
+                       message_in)
     plugin = GraderPlugin(exercise, learner, lang)
     with tempfile.TemporaryDirectory(prefix="harness-") as scratch:
         ini = Path(scratch) / "pytest.ini"
@@ -167,6 +172,7 @@ def _grade(exercise: Exercise, learner: Learner, lang: str) -> Results:
         told = next((t for t in plugin.results if t.status == "error" and t.line), None)
         if result.line is None and told is not None:
             result.line, result.message = told.line, told.message
+            result.texts = {other: {"message": texts["message"]} for other, texts in told.texts.items()}
         return result
     authoring = plugin.authoring
     if not authoring and code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -201,11 +207,25 @@ def _fatal_result(exercise: Exercise, fatal: LearnerFatal, lang: str, source: st
     limits = exercise.config.limits
     limit = {"timeout": f"{limits.time_s:g}", "memory": str(limits.memory_mb),
              "output-limit": str(limits.output_kb)}.get(fatal.kind, "")
-    if fatal.kind == "timeout":  # the line it was still running, and the loop around it
-        message = timeout_message(lang, limit, source, fatal.line)
-    else:
-        message = run_error(fatal.kind, lang, limit=limit, detail=str(fatal), line=fatal.line)
-    return error_result(exercise.id, fatal.kind, message, line=fatal.line)  # type: ignore[arg-type]
+
+    def message_in(in_lang: str) -> str:
+        if fatal.kind == "timeout":  # the line it was still running, and the loop around it
+            return timeout_message(in_lang, limit, source, fatal.line)
+        return run_error(fatal.kind, in_lang, limit=limit, detail=str(fatal), line=fatal.line)
+
+    return in_both(error_result(exercise.id, fatal.kind, message_in(lang), line=fatal.line),  # type: ignore[arg-type]
+                   lang, message_in)
+
+
+def other_language(lang: str) -> str:
+    return next(other for other in LANGS if other != lang)
+
+
+def in_both(result: Results, lang: str, message_in: Callable[[str], str]) -> Results:
+    """The whole-run message in the other language too (texts), so a page shows it in its own,
+    as it does each check's: a syntax error graded in English read in English on a ja page."""
+    result.texts.setdefault(other_language(lang), {})["message"] = message_in(other_language(lang))
+    return result
 
 
 def write_results(results: Results, path: Path) -> None:

@@ -64,6 +64,9 @@ class Results:
     figures: list[dict[str, Any]] = field(default_factory=list)
     # Optional, additive: where a measuring exercise measured and what (grader/measurement.py).
     measurement: dict[str, Any] | None = None
+    # Optional, additive: the whole-run message and the advice in the other language
+    # ({"ja": {"message": ..., "advice": [...]}}), as tests[].texts are for each check.
+    texts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -211,6 +214,24 @@ def _validate_test(test: Any) -> dict[str, Any]:
     return clean
 
 
+def _validate_texts(texts: Any) -> dict[str, dict[str, Any]]:
+    """The document's own texts in the other language: a message and the advice, bounded."""
+    if texts is None:
+        return {}
+    if not isinstance(texts, dict) or not set(texts) <= {"en", "ja"}:
+        raise ValueError("texts must map 'en' or 'ja' to texts")
+    clean: dict[str, dict[str, Any]] = {}
+    for lang, entry in texts.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"texts.{lang} must be an object")
+        advice = entry.get("advice") or []
+        if not isinstance(advice, list) or len(advice) > MAX_ADVICE:
+            raise ValueError(f"texts.{lang}.advice must be a list of at most {MAX_ADVICE} texts")
+        clean[lang] = {"message": _bounded_text(entry.get("message"), f"texts.{lang}.message"),
+                       "advice": [_bounded_text(item, f"texts.{lang}.advice[]", 1000) for item in advice]}
+    return clean
+
+
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
 
@@ -249,6 +270,7 @@ def validate_document(doc: Any) -> dict[str, Any]:
     doc["line"] = _line(doc.get("line"))
     for key in ("exercise",):
         doc[key] = _bounded_text(doc.get(key), key, 64)
+    doc["texts"] = _validate_texts(doc.get("texts"))
     if "figures" in doc:
         doc["figures"] = validate_figures(doc["figures"])
     if doc.get("measurement") is not None:

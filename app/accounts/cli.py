@@ -15,7 +15,7 @@ REASONS = {
     "bad_email": "this is not a usable email address (or it has invisible characters)",
     "bad_password": f"the password must have {MIN_LENGTH} to {MAX_LENGTH} characters",
     "common_password": "this password is among the most common ones; choose another",
-    "password_is_email": "the password must not contain the email address",
+    "password_is_email": "the password is the email address, or its name with little more",
     "bad_role": "unknown role",
 }
 

@@ -37,6 +37,34 @@ def common_passwords() -> frozenset[str]:
     return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
+# A name shorter than this is too common a string to refuse on ("al", "ai" are inside words);
+# zxcvbn still sees it as a hint. Fewer other letters than this are "little more" than the name.
+EMAIL_NAME_MIN = 4
+OTHER_LETTERS_MIN = 4
+
+
+def email_name(email: str) -> str:
+    """The letters of an email's local part before any +tag: "Mary.Jones+ml@x" -> "maryjones"."""
+    local = email.lower().split("@", 1)[0].split("+", 1)[0]
+    return re.sub(r"[^a-z]", "", local)
+
+
+def is_little_more_than_the_email(password: str, email: str) -> bool:
+    """The whole address, or its name with fewer than 4 other letters ("newbie2026!",
+    "Mary_Jones-1990"): an attacker who knows the address tries these first. A passphrase
+    that merely holds the name ("Newbie-pass-2026") is not refused here (docs/security.md,
+    "Minimum password rule"): refusing it once told a learner their password "contains your
+    email address" when it did not."""
+    lowered, address = password.lower(), email.lower().strip()
+    if address and address in lowered:
+        return True
+    name = email_name(email)
+    if len(name) < EMAIL_NAME_MIN:
+        return False
+    letters = re.sub(r"[^a-z]", "", lowered)
+    return name in letters and len(letters.replace(name, "")) < OTHER_LETTERS_MIN
+
+
 def password_problem(password: str, email: str = "") -> str | None:
     """Why this password is refused ("length", "common", "email", "weak"), or None when fine."""
     if not MIN_LENGTH <= len(password) <= MAX_LENGTH:
@@ -47,12 +75,10 @@ def password_problem(password: str, email: str = "") -> str | None:
     common = common_passwords()
     if lowered in common or stem in common or len(set(lowered)) <= 2:
         return "common"
-    local = email.lower().split("@", 1)[0]
-    # The email, or its name with little more ("newbie2026!"); a passphrase that also holds the
-    # name ("Newbie-pass-2026") is judged by its strength below, the name given as a hint.
-    rest = re.sub(r"[^a-z]", "", lowered.replace(local, "")) if local else lowered
-    if local and (lowered == email.lower() or (len(local) >= 4 and local in lowered and len(rest) < 4)):
+    if is_little_more_than_the_email(password, email):
         return "email"
+    local = email.lower().split("@", 1)[0]
+    # The name in the email is a hint: zxcvbn counts it as a word anyone would try first.
     hints = [local, "learn", "python", "ai", "course"] if local else ["learn", "python", "course"]
     if zxcvbn(password[:STRENGTH_PREFIX], user_inputs=hints)["score"] < MIN_STRENGTH:
         return "weak"

@@ -32,7 +32,9 @@ def _reason_message(reason: str) -> str:
                            "unusual words works."),
         "mixed_script_email": _("This email mixes alphabets that look alike (such as a Cyrillic "
                                 "“а” among Latin letters). Type the address again by hand."),
-        "password_is_email": _("The password must not contain your email address."),
+        "password_is_email": _("This password is your email address, or the name in it with little "
+                               "more, so it is guessed first. Add words of your own (a short "
+                               "sentence works)."),
         "wrong_password": _("The current password is not right."),
     }
     return messages.get(reason, _("This account cannot be created."))

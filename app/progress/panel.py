@@ -20,6 +20,8 @@ from app.progress.aggregates import learner_progress
 # Checks skipped for one same reason read as one card naming them all, from this many on: a
 # starter once made a phone page of a dozen identical cards.
 GROUP_AT = 3
+# The error kinds that stop a run in the middle of a check (grader.harness._fatal_result).
+STOPS = ("timeout", "memory", "output-limit")
 
 
 @bp.app_template_global("skip_groups")
@@ -37,6 +39,21 @@ def skip_groups(tests: list[dict[str, Any]], explain: Any, titles: dict[str, str
             found[members[0]] = [tests[i] for i in members]
             found.update({i: None for i in members[1:]})
     return found
+
+
+@bp.app_template_global("stopped_check")
+def stopped_check(result: dict[str, Any]) -> int | None:
+    """The index of the check the run's stop hit (a time-out, the memory or output limit): the
+    grader gives the document that check's message. The panel says it once, in the error box,
+    in the page's language (the check's own `texts`); the time-out text once appeared twice,
+    and in the language it was graded in."""
+    message = result.get("message")
+    if result.get("error_kind") not in STOPS or not message:
+        return None
+    for index, test in enumerate(result.get("tests") or []):
+        if isinstance(test, dict) and test.get("status") == "error" and test.get("message") == message:
+            return index
+    return None
 
 
 @bp.app_template_global("failing_lines")

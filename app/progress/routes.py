@@ -61,6 +61,20 @@ def in_page_language(test: dict[str, Any]) -> dict[str, Any]:
 
 
 @bp.app_template_global()
+def document_texts(result: dict[str, Any]) -> dict[str, Any]:
+    """A document's whole-run message and advice in the page's language when the grader wrote
+    both (texts, like tests[].texts); else as graded."""
+    own = {"message": result.get("message") or "", "advice": result.get("advice") or []}
+    other = (result.get("texts") or {}).get(current_lang())
+    if isinstance(other, dict):
+        if isinstance(other.get("message"), str) and other["message"]:
+            own["message"] = other["message"]
+        if isinstance(other.get("advice"), list) and len(other["advice"]) == len(own["advice"]):
+            own["advice"] = other["advice"]
+    return own
+
+
+@bp.app_template_global()
 def check_titles(tests: list[dict[str, Any]] | None) -> dict[str, str]:
     """check id -> its title, from a results document's tests."""
     return {t.get("check", ""): t.get("title") or t.get("check", "") for t in tests or []

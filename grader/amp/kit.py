@@ -163,8 +163,8 @@ def check(slug: str, *, title: Text | None = None, hint: Text | None = None, **e
     problem = _not_applicable(slug, frame.f_globals.get("__file__", ""), frame.f_lineno)
 
     if problem is None:
-        def test(review: Review, lang: str) -> None:
-            review.finding(slug).enforce(lang)
+        def test(review: Review) -> None:
+            review.finding(slug).enforce()
     else:
         def test(lang: str) -> None:  # runs nothing of the learner's
             raise AuthoringError(problem)
@@ -176,8 +176,8 @@ def check(slug: str, *, title: Text | None = None, hint: Text | None = None, **e
 def runs(*, title: Text = RUNS_TITLE, hint: Text = RUNS_HINT, **extra: Any) -> Any:
     """A test that the learner's function ran to the end (a crash is explained by its check)."""
 
-    def test(review: Review, lang: str) -> None:
-        review.runs().enforce(lang)
+    def test(review: Review) -> None:
+        review.runs().enforce()
 
     made_here(test, "test_runs")
     return declare("runs", title=title, hint=hint, **extra)(test)
@@ -189,7 +189,7 @@ def weights(*, title: Text = WEIGHTS_TITLE, hint: Text = WEIGHTS_HINT, **extra: 
     A protocol mistake already failed by name explains the gap; then the hint says to fix it.
     """
 
-    def test(trained: Any, reference: Any, review: Review, learner: Any, exercise: Any, lang: str,
+    def test(trained: Any, reference: Any, review: Review, learner: Any, exercise: Any,
              request: Any) -> None:
         line = learner.line_of(exercise.config.entry or review.spec.entry)
         for extra_name in reference.get("extras") or ():
@@ -214,7 +214,7 @@ def weights(*, title: Text = WEIGHTS_TITLE, hint: Text = WEIGHTS_HINT, **extra: 
                 found = type(found)(found.slug, found.status, found.message, line, {
                     "en": f"Fix the mistake reported under “{localize(title, 'en')}” first; the weights follow.",
                     "ja": f"まず「{localize(title, 'ja')}」で報告した誤りを直しましょう。重みはそれに従います。"})
-        found.enforce(lang)
+        found.enforce()
 
     made_here(test, "test_weights_match_reference")
     return declare("weights-match-reference", title=title, hint=hint, **extra)(test)

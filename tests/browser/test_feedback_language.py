@@ -56,3 +56,52 @@ def test_feedback_follows_the_interface_language(browser, live_app, graded, view
         assert TITLE[shown_in] in text and MESSAGE[shown_in] in text, (url, text)
         assert TITLE[graded_in] not in text
     context.close()
+
+
+AMP_EXERCISE = "amp-train-one-epoch"
+
+
+def test_an_amp_check_not_checked_reads_in_the_page_language(browser, live_app):
+    """Issue 34, item 4: an AMP check's skip ("Not checked: your function never trains the
+    model ...") was kept in the graded language only, so a ja page showed it in English."""
+    app, base = live_app
+    exercise = load_exercise(REPO / "exercises" / AMP_EXERCISE)
+    doc = grade_code(exercise, exercise.starter, lang="en", sandbox="local")
+    _, key = make_account(app, "amp-lang@example.com")
+    with app.app_context():
+        sub = Submission(exercise_id=AMP_EXERCISE, learner=key, lang="en", status="done",
+                         code=exercise.starter, result=doc, created_at=datetime.now(UTC))
+        db.session.add(sub)
+        db.session.commit()
+        sub_id = sub.id
+        db.session.remove()
+    page = browser.new_context(viewport=MOBILE).new_page()
+    log_in(page, base, "amp-lang@example.com")
+    page.goto(f"{base}/lang/ja?next=/")
+    for url, panel in ((f"{base}/exercises/{AMP_EXERCISE}", "#results .results-panel"),
+                       (f"{base}/submissions/{sub_id}", "main .results-panel")):
+        page.goto(url)
+        page.locator(f"{panel} .test.skip").first.wait_for()
+        text = page.locator(panel).inner_text()
+        assert "未確認：" in text and "Not checked" not in text, (url, text)
+    page.context.close()
+
+
+def test_a_syntax_error_reads_in_the_page_language(browser, live_app):
+    """Issue 34, item 4: a whole-run message had one language: a ja page showed "Python could
+    not read your code: ..." under its Japanese title, for a submission graded in English."""
+    app, base = live_app
+    exercise = load_exercise(REPO / "exercises" / CODE_EXERCISE)
+    doc = grade_code(exercise, "def f(:\n", lang="en", sandbox="local")
+    _, key = make_account(app, "syntax-lang@example.com")
+    with app.app_context():
+        db.session.add(Submission(exercise_id=CODE_EXERCISE, learner=key, lang="en", status="done",
+                                  code="def f(:\n", result=doc, created_at=datetime.now(UTC)))
+        db.session.commit()
+        db.session.remove()
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    log_in(page, base, "syntax-lang@example.com")
+    page.goto(f"{base}/lang/ja?next=/exercises/{CODE_EXERCISE}/history")
+    detail = page.locator(".history-item .error-detail").first.inner_text()
+    assert "Python が読み込めませんでした" in detail and "could not read" not in detail, detail
+    page.context.close()

@@ -122,7 +122,14 @@ def test_sign_up_fills_the_login_form_and_takes_a_passphrase_with_the_name(brows
     form after sign-up was empty."""
     page = browser.new_context(viewport=MOBILE).new_page()
     page.goto(f"{live_server}/register")
+    # The name with little more is refused, and the message says what it is: it once claimed
+    # the password "contains your email address" when it did not.
     page.fill("input[name=email]", "newbie@example.org")
+    page.fill("input[name=password]", "newbie2026!")
+    page.fill("input[name=confirm]", "newbie2026!")
+    page.click("form [type=submit]")
+    said = page.locator("#password-errors").inner_text()
+    assert "the name in it with little more" in said and "must not contain" not in said, said
     page.fill("input[name=password]", "Newbie-pass-2026")
     page.fill("input[name=confirm]", "Newbie-pass-2026")
     page.click("form [type=submit]")

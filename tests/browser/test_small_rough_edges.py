@@ -1,10 +1,12 @@
 """Issue 34's item 7, the small list, in a real browser: no score beside a syntax error, legends
 without bullets, tick labels apart, check titles and quiz rows without raw Markdown on the
-instructor's drill-down, which names the learners of its failing submissions, and a phone table
-that shows it scrolls."""
+instructor's drill-down, which names the learners of its failing submissions, CSV times with their
+zone, and a phone table that shows it scrolls."""
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -95,4 +97,10 @@ def test_instructor_drilldown(browser, live_app):
     # The instructor is no learner of the list.
     page.goto(f"{base}/instructor/learners")
     assert "teach@example.org" not in page.locator("main table").inner_text()
+    # The CSV the learners page links to gives its times with their zone (they were naive).
+    with page.expect_download() as download:
+        page.locator('a[href$="export.csv"]').first.click()
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    stamps = [r["last_at"] for r in rows if r["email"] == "learner-one@example.org" and r["last_at"]]
+    assert stamps and all(datetime.fromisoformat(s).utcoffset() is not None for s in stamps), stamps
     page.context.close()

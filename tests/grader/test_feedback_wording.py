@@ -35,6 +35,10 @@ def test_empty_code_in_an_amp_exercise_says_the_same() -> None:
     assert runs["message"].startswith("Your code is empty: write the function `train_one_epoch`")
     assert runs["line"] == 1
     assert _tests(doc)["batch-on-device"]["message"] == "Not checked: there is no `train_one_epoch` to run yet."
+    # The other language too: an AMP check's skip was a plain pytest.skip in the graded language,
+    # so a ja page read "Not checked: ..." for a submission graded in English (issue 34, item 4).
+    skipped = [t for t in doc["tests"] if t["status"] == "skip" and not t["blocked_by"]]
+    assert skipped and all(t["texts"]["ja"]["message"].startswith("未確認：") for t in skipped), skipped
 
 
 def test_a_misspelt_function_is_pointed_at() -> None:
@@ -85,6 +89,8 @@ def test_a_time_out_names_the_line_still_running_not_the_first_loop(tmp_path: Pa
     assert doc["message"].endswith(running), doc["message"]
     card = next(t for t in doc["tests"] if t["status"] == "error")
     assert card["line"] == 9 and card["message"].endswith(running)
+    other = "ja" if lang == "en" else "en"  # the document's own message in the other language too
+    assert doc["texts"][other]["message"] == card["texts"][other]["message"]
 
 
 def test_a_time_out_outside_any_loop_names_the_line_alone(tmp_path: Path) -> None:
@@ -119,4 +125,22 @@ def test_a_results_document_carries_the_other_language_and_its_texts_are_checked
         validate_document(clean)
     card["texts"] = {"en": {"message": "y" * 5000, "title": 3}}
     with pytest.raises(ValueError, match="texts.en.title"):
+        validate_document(clean)
+
+
+def test_a_syntax_error_is_told_in_both_languages() -> None:
+    """Issue 34, item 4: a whole-run message (a syntax error) had no other language, so a ja
+    page read "Python could not read your code: ..." for a submission graded in English."""
+    from grader.results import validate_document
+
+    doc = grade_code(load_exercise(EXERCISES / "tensors-broadcast"), "def f(:\n", lang="en", sandbox="local")
+    assert doc["error_kind"] == "syntax" and doc["message"].startswith("Python could not read your code")
+    assert doc["texts"]["ja"]["message"].startswith("1 行目のコードを Python が読み込めませんでした")
+    clean = validate_document(doc)
+    assert clean["texts"]["ja"]["message"] == doc["texts"]["ja"]["message"]
+    clean["texts"] = {"fr": {"message": "x"}}
+    with pytest.raises(ValueError, match="texts"):
+        validate_document(clean)
+    clean["texts"] = {"ja": {"message": "x", "advice": "not a list"}}
+    with pytest.raises(ValueError, match="texts.ja.advice"):
         validate_document(clean)

@@ -96,3 +96,16 @@ def test_japanese_spacing_of_exercise_settings_and_the_hint_ladder():
 @pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(Path(p).relative_to(ROOT)))
 def test_no_line_break_shows_as_a_space(path):
     assert rendered_breaks(render(path.read_text("utf-8")).html) == []
+
+
+def left_asterisks(html: str) -> list[str]:
+    """`**` that reached the page as text (code spans and blocks aside): CommonMark does not close
+    `**第 1 部（基本）**は`, a run after punctuation and before a kana (the phone screenshot
+    of lesson 3 showed the asterisks)."""
+    text = re.sub(r"<pre.*?</pre>|<code>.*?</code>", "", html, flags=re.S)
+    return [text[max(0, m.start() - 20):m.end() + 20] for m in re.finditer(r"\*\*", text)]
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_bold_mark_shows_as_text(path):
+    assert left_asterisks(render(path.read_text("utf-8")).html) == []

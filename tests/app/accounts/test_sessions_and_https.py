@@ -111,6 +111,25 @@ def test_password_rule() -> None:
     assert password_problem(PASSWORD, "ada@example.org") is None
 
 
+@pytest.mark.parametrize("password, email", [
+    ("newbie2026!", "newbie@example.org"),  # the name and digits
+    ("Newbie_Newbie_99", "newbie@example.org"),
+    ("MaryJones-1990", "mary.jones+course@example.org"),  # its letters, without the dot and +tag
+    ("write to me at al@example.org", "al@example.org"),  # the whole address
+])
+def test_a_password_little_more_than_the_email_is_refused(password, email) -> None:
+    assert password_problem(password, email) == "email"
+
+
+@pytest.mark.parametrize("password, email", [
+    ("Newbie-pass-2026", "newbie@example.org"),  # issue 34, item 5: refused as "contains your email"
+    ("banana split sundae", "anna@example.org"),  # "anna" is nowhere in it
+    ("al paints kettles blue", "al@example.org"),  # a 2-letter name is too common a string to refuse on
+])
+def test_a_passphrase_holding_the_name_is_judged_by_its_strength(password, email) -> None:
+    assert password_problem(password, email) is None
+
+
 def test_https_gets_secure_cookies_and_hsts(app) -> None:
     client = signed_in(app, "ada@example.org")
     plain = client.get("/")

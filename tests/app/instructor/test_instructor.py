@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import time
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -124,6 +125,9 @@ def test_csv_export(app, teacher):
     assert mine["add-numbers"]["attempts_to_pass"] == "2"
     assert mine["add-numbers"]["best_score"] == "1.000"
     assert mine["add-again"]["state"] == "not_started"
+    # Times carry their zone: naive ones are read as local time by a spreadsheet (issue 34, item 7).
+    stamps = [mine["add-numbers"]["first_pass_at"], mine["add-numbers"]["last_at"]]
+    assert all(datetime.fromisoformat(stamp).utcoffset() == timedelta(0) for stamp in stamps), stamps
     emails = {r["email"] for r in rows}
     assert "'=cmd|' /c calc'!a0@example.org" in emails  # a formula is written as text
 
