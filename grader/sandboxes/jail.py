@@ -72,6 +72,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from grader.runner_fork import capset_to_zero
+from grader.sandboxes.listing import entries
 
 # prctl options (linux/prctl.h)
 PR_SET_PDEATHSIG = 1
@@ -513,25 +514,15 @@ def _descendants(root: int) -> list[int]:
 def sweep(uid: int) -> int:
     """Remove what `uid` left in the shared temporary places (the jail's own directory aside)."""
     removed = 0
-    for place in SWEPT:
-        try:
-            entries = os.listdir(place)
-        except OSError:
+    for path, info in entries(SWEPT):
+        if info.st_uid != uid:
             continue
-        for name in entries:
-            path = os.path.join(place, name)
-            try:
-                info = os.lstat(path)
-            except OSError:
-                continue
-            if info.st_uid != uid:
-                continue
-            with contextlib.suppress(OSError):
-                if stat.S_ISDIR(info.st_mode):
-                    shutil.rmtree(path)
-                else:
-                    os.unlink(path)
-                removed += 1
+        with contextlib.suppress(OSError):
+            if stat.S_ISDIR(info.st_mode):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+            removed += 1
     return removed
 
 

@@ -34,6 +34,7 @@ from typing import Any
 from grader.runner_fork import capset_to_zero
 from grader.sandboxes.docker.contract import GRADING_DIR, RUNNER_UIDS, job_order, unpack_job_files
 from grader.sandboxes.docker.frames import FILES_BYTES, MESSAGE_BYTES, read_frame, write_message
+from grader.sandboxes.listing import entries
 
 IDLE_EXIT = 3  # a job process that got no job (EOF or idle): the supervisor ends too
 WATCHED = ("/tmp", "/dev/shm", "/dev/mqueue", GRADING_DIR)  # noqa: S108 -- the container's own writable places
@@ -58,19 +59,7 @@ def oom_kills() -> int:
 
 def _entries() -> dict[str, int]:
     """Every name in the watched folders, with its owner."""
-    found = {}
-    for folder in WATCHED:
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            continue
-        for name in names:
-            path = os.path.join(folder, name)
-            try:
-                found[path] = os.lstat(path).st_uid
-            except OSError:
-                continue
-    return found
+    return {path: info.st_uid for path, info in entries(WATCHED)}
 
 
 def _others() -> list[int]:
