@@ -1,4 +1,4 @@
-"""A finished regrade as its worker leaves it, for the browser tests: a report with rows, a learner's note."""
+"""Regrades as their worker leaves them, for the browser tests: a report with rows, a learner's note."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from tests.browser.layout_helpers import CODE_EXERCISE, result_document
 
 # The note the learner whose submission went from 60% to 100% reads, in each language.
 NOTE = {"en": "after the exercise changed: was 60%, now 100%.", "ja": "に再採点しました：60% → 100%"}
+# What the report of a run under way says: its progress, a job that kept the earlier result, one waiting.
+UNDER_WAY = {"en": ("2 of 3 regraded", "not regraded: the earlier result stays", "waiting"),
+             "ja": ("3 件中 2 件を再採点済み", "再採点できませんでした（以前の結果のまま）", "待機中")}
 
 
 def finished_run(app: Any, changed: str, unchanged: str | None = None) -> None:
@@ -34,5 +37,29 @@ def finished_run(app: Any, changed: str, unchanged: str | None = None) -> None:
                                    new_result=result_document("fail"), old_score=0.25, new_score=0.25,
                                    changed=[], finished_at=now, attempts=1))
         db.session.get(Submission, changed).result = new
+        db.session.commit()
+        db.session.remove()
+
+
+def run_under_way(app: Any, changed: str, kept: str, waiting: str) -> None:
+    """A run with jobs left (`active` set, nothing finishes it here): `changed` regraded 60% -> 100%,
+    `kept` not regraded (a grader error: its earlier result stays), `waiting` still queued."""
+    old = {**result_document("fail"), "score": 0.6}
+    now = datetime.now(UTC)
+    with app.app_context():
+        run = RegradeRun(exercise_id=CODE_EXERCISE, scope="latest", total=3, requested_by="teach@example.org",
+                         active=CODE_EXERCISE)
+        db.session.add(run)
+        db.session.flush()
+        db.session.add_all([
+            Regrade(run_id=run.id, submission_id=changed, exercise_id=CODE_EXERCISE, status="done",
+                    old_result=old, new_result=result_document("pass"), old_score=0.6, new_score=1.0,
+                    changed=["distances-shape"], finished_at=now, attempts=1),
+            Regrade(run_id=run.id, submission_id=kept, exercise_id=CODE_EXERCISE, status="done",
+                    old_result=result_document("fail"), new_result=None, old_score=0.25, new_score=None,
+                    changed=[], finished_at=now, attempts=1, note="not regraded: internal error (sandbox)"),
+            Regrade(run_id=run.id, submission_id=waiting, exercise_id=CODE_EXERCISE, status="queued"),
+        ])
+        db.session.get(Submission, changed).result = result_document("pass")
         db.session.commit()
         db.session.remove()

@@ -15,7 +15,7 @@ from tests.browser.layout_helpers import (
     make_account,
     overflow,
 )
-from tests.browser.regrade_helpers import NOTE, finished_run
+from tests.browser.regrade_helpers import NOTE, UNDER_WAY, finished_run, run_under_way
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -72,4 +72,32 @@ def test_the_report_and_the_learner_s_note(browser, live_app, viewport, lang):
         in_panel.scroll_into_view_if_needed()
         assert in_panel.is_visible() and overflow(page) == 0
     page.screenshot(path=f"/tmp/regrade-editor-{lang}-{viewport['width']}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["390", "1280"])
+def test_the_report_of_a_run_under_way(browser, live_app, viewport, lang):
+    app, base = live_app
+    learners = [make_account(app, f"learner-{n}-with-a-rather-long-address@example.org")[1] for n in range(3)]
+    changed, kept, waiting = (add_submission(app, learner, verdict="fail") for learner in learners)
+    run_under_way(app, changed, kept, waiting)
+    make_account(app, "teach@example.org", role="instructor")
+
+    context, page = signed_in(browser, viewport, base, "teach@example.org", lang)
+    page.goto(f"{base}/instructor/exercises/{CODE_EXERCISE}/regrade")
+    progress, kept_text, waiting_text = UNDER_WAY[lang]
+    assert progress in page.locator("#regrade-progress").inner_text()
+    assert page.locator('meta[http-equiv="refresh"]').count() == 1  # it follows the run by itself
+    assert page.locator(".regrade-form").count() == 0  # no second run while this one is under way
+    rows = page.locator("table.regrade-rows tbody tr")
+    assert [rows.nth(i).get_attribute("data-submission") for i in range(3)] == [changed, kept, waiting]
+    assert kept_text in rows.nth(1).inner_text() and waiting_text in rows.nth(2).inner_text()
+    assert overflow(page) == 0
+    # The caption's words are in the window, not centred over the scrolled table's hidden part.
+    caption_right = page.evaluate("""() => { const range = document.createRange();
+        range.selectNodeContents(document.querySelector('table.regrade-rows caption'));
+        return range.getBoundingClientRect().right; }""")
+    assert caption_right <= viewport["width"]
+    page.screenshot(path=f"/tmp/regrade-under-way-{lang}-{viewport['width']}.png", full_page=True)
     context.close()
