@@ -45,5 +45,5 @@ RUN set -eux; \
 WORKDIR /opt/learnai
 USER web
 EXPOSE 8000
-# Migrations first (idempotent), then gunicorn. Workers: `celery -A app.grading.celery_app worker`.
+# Migrations first (idempotent), then gunicorn. Workers: `celery -A app.celery_worker worker`.
 CMD ["sh", "-c", "flask db upgrade && exec gunicorn --workers ${WEB_WORKERS:-2} --threads 8 --bind 0.0.0.0:8000 'app:create_app()'"]

@@ -50,13 +50,14 @@ validate: venv ## instructor check: every solution passes, every starter fails
 	$(PY) -m grader validate exercises
 
 # A grading worker for Celery (CELERY_BROKER_URL must be set for `make run` too, else the web
-# process grades by itself). QUEUES=gpu on GPU hosts, QUEUES=runs for the Run button's lane;
-# CONCURRENCY parallel sandboxes.
+# process grades by itself). QUEUES=gpu,background-gpu on GPU hosts, QUEUES=runs for the Run
+# button's lane, QUEUES=background for instructors' folder checks and regrades (run one such
+# worker beside the grading ones: a check never holds a grading worker); CONCURRENCY parallel sandboxes.
 QUEUES ?= cpu
 CONCURRENCY ?= 1
 worker: setup ## a Celery grading worker: CELERY_BROKER_URL=redis://localhost:6379/0 make worker
 	@test -n "$$CELERY_BROKER_URL" || { echo "set CELERY_BROKER_URL (e.g. redis://localhost:6379/0)"; exit 1; }
-	$(VENV)/bin/celery -A app.grading.celery_app worker -Q $(QUEUES) --concurrency $(CONCURRENCY) \
+	$(VENV)/bin/celery -A app.celery_worker worker -Q $(QUEUES) --concurrency $(CONCURRENCY) \
 		--without-gossip --without-mingle --loglevel info
 
 web-image: venv bundle ## the web/worker image for compose.yaml (no registry needed)

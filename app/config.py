@@ -142,9 +142,12 @@ def grading_queue_settings(env: Mapping[str, str]) -> dict[str, Any]:
         # How often a running Run looks for its Stop (seconds), and how long ended Runs are kept.
         "RUN_WATCH_S": float(env.get("RUN_WATCH_S") or 0.5),
         "RUN_KEEP_S": float(env.get("RUN_KEEP_S") or 3600),
-        # Folder checks ride the grading queues at background priority (app.grading.checks):
-        # a new or changed folder is checked as soon as the sweep sees it (0: only when asked),
-        # and at most CHECK_MAX_RUNNING checks run at once, leaving the other workers to learners.
+        # Folder checks and regrades are the background lane's (app.grading.checks, .regrade):
+        # BACKGROUND_WORKERS threads in the web process without Celery (`-Q background` workers
+        # with it), never a grading thread, at the sandbox's background priority. A new or
+        # changed folder is checked as soon as the sweep sees it (0: only when asked), and at
+        # most CHECK_MAX_RUNNING checks run at once.
+        "BACKGROUND_WORKERS": int(env.get("BACKGROUND_WORKERS") or 1),
         "CHECK_SEEN_FOLDERS": env.get("CHECK_SEEN_FOLDERS", "1") != "0",
         "CHECK_MAX_RUNNING": int(env.get("CHECK_MAX_RUNNING") or 1),
     }

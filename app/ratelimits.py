@@ -14,9 +14,9 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from app import ratelimit_giveback
+from app.accounts.emails import normalize_email
 from app.accounts.forms import LoginForm
 from app.accounts.identity import learner_key
-from app.accounts.models import normalize_email
 from app.errors import json_error
 
 

@@ -35,17 +35,11 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
+from bench.stats import percentile
 from tests.app.web_content import LESSONS
 from tests.celery.celery_stack import Learner, Stack, Workers, code, free_port, wait_until
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def p(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 REAL_EXERCISE = "amp-train-one-epoch"
@@ -201,9 +195,9 @@ def run(setup: str, workers_n: int, args: argparse.Namespace) -> dict[str, float
             "setup": setup,
             "gradings/min": round(done_in_window / window * 60, 1),
             "honest p50 s": round(statistics.median(latencies), 2) if latencies else float("nan"),
-            "honest p95 s": round(p(latencies, 0.95), 2),
+            "honest p95 s": round(percentile(latencies, 0.95), 2),
             "honest results": len(latencies),
-            "lesson p95 ms": round(p(pages, 0.95) * 1000, 1),
+            "lesson p95 ms": round(percentile(pages, 0.95) * 1000, 1),
             "accepted": len(accepted),
             "lost": sum(1 for sid in accepted if rows.get(sid) is None or rows[sid].status != "done"),
             "duplicated": (sum(1 for row in rows.values() if row.attempts > 1) if args.real

@@ -9,10 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
+from bench.stats import percentile
 
 
 def summary(values: list[float]) -> str:

@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from bench.class_load import p  # percentile
 from bench.pages import largest_code  # 64 KB code, the most lines and escaping
+from bench.stats import percentile
 from tests.app.accounts_helpers import csrf_of  # the login form's CSRF token
 from tests.app.live_server import (  # `make run`'s server (ports 7600-7699), a browser's requests
     browser_opener,
@@ -376,7 +376,7 @@ def report(tally: Tally, args: argparse.Namespace, one: float, load: tuple[float
     missed += refused > 0
     print(f"refused honest requests: {refused} of {tally.honest_requests} (target 0)"
           + "".join(f"\n    {count} x {what}" for what, count in tally.refused.most_common()))
-    p50, p95 = p(tally.home_ms, 0.5), p(tally.home_ms, 0.95)
+    p50, p95 = percentile(tally.home_ms, 0.5), percentile(tally.home_ms, 0.95)
     missed += not p95 < 200
     print(f"GET /: p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(tally.home_ms, default=0):.0f} ms "
           f"over {len(tally.home_ms)} probes (target p95 < 200 ms)")

@@ -18,6 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench.stats import percentile
 from grader.api import grade_code
 from grader.loader import load_exercise
 from tests.amp.corpus_cases import EXERCISES, Case, cases, failing_checks
@@ -41,11 +42,6 @@ def grade(case: Case) -> tuple[Case, dict, float, float]:
     cpu, start = child_cpu(), time.perf_counter()
     doc = grade_code(exercise, case.code, sandbox="local")
     return case, doc, time.perf_counter() - start, child_cpu() - cpu
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> int:

@@ -22,6 +22,7 @@ from app import create_app
 from app.accounts.users import create_user
 from app.extensions import db
 from app.models import Submission
+from bench.stats import percentile
 from grader.results import TestResult, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,10 +99,6 @@ def timed(client) -> tuple[float, float, int]:
             len(response.get_data()))
 
 
-def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[-1]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=50, help="views to time after the first")
@@ -117,8 +114,8 @@ def main() -> None:
           f"page {size / 1e6:.1f} MB")
     print(f"first view: wall {cold_wall:.0f} ms, cpu {cold_cpu:.0f} ms")
     print(f"next {args.n} views: wall median {statistics.median(walls):.0f} ms, "
-          f"p95 {p95(walls):.0f} ms; cpu median {statistics.median(cpus):.0f} ms, "
-          f"p95 {p95(cpus):.0f} ms")
+          f"p95 {percentile(walls, 0.95):.0f} ms; cpu median {statistics.median(cpus):.0f} ms, "
+          f"p95 {percentile(cpus, 0.95):.0f} ms")
 
 
 if __name__ == "__main__":

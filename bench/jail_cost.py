@@ -18,6 +18,7 @@ import os
 import statistics
 import time
 
+from bench.stats import percentile
 from grader.sandboxes import jail
 
 
@@ -45,11 +46,6 @@ def once(jailed: bool) -> tuple[float, float]:
     return entered, time.perf_counter() - started
 
 
-def p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=20)
@@ -63,8 +59,8 @@ def main() -> None:
         samples = [once(jailed) for _ in range(options.n)]
         enter = [s[0] * 1000 for s in samples]
         end = [s[1] * 1000 for s in samples]
-        print(f"{label:12} fork->ready median {statistics.median(enter):6.1f} ms p90 {p90(enter):6.1f} ms"
-              f" | end() median {statistics.median(end):6.1f} ms p90 {p90(end):6.1f} ms")
+        print(f"{label:12} fork->ready median {statistics.median(enter):6.1f} ms p90 {percentile(enter, 0.9):6.1f} ms"
+              f" | end() median {statistics.median(end):6.1f} ms p90 {percentile(end, 0.9):6.1f} ms")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 

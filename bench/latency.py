@@ -43,16 +43,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from bench.stats import percentile
+
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = "amp-train-one-epoch"
 # "Check every folder now" validates all sixteen code folders (minutes); a bench run takes a few.
 VALIDATE_DEFAULT = ("amp-train-one-epoch", "loop-train-epoch", "tensors-autograd")
 POLL_S = 0.02
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 class Learner:
@@ -157,7 +154,7 @@ def validate_folders(app: Any, folders: list[str]) -> Any:
 
     from app.extensions import db
     from app.grading import checks
-    from app.instructor.models import ExerciseValidation
+    from app.models import ExerciseValidation
 
     def run() -> float:
         with app.app_context():

@@ -26,11 +26,9 @@ from pathlib import Path
 from app import create_app
 from app.accounts.users import create_user
 from app.extensions import db
-from app.models import Submission
+from app.models import Draft, QuizAttempt, Submission
 from app.progress import quota
 from app.progress.bounds import PAGE_MAX_BYTES, PAGE_MAX_CPU_S
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
 from grader.figures import MAX_DOCUMENT_POINTS, MAX_FIGURE_POINTS
 from grader.results import MAX_TESTS, TEST_TEXTS, validate_document
 

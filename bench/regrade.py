@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.stats import percentile
 from tests.app.regrade.regrade_helpers import mark_validated, old_result, store_submissions
 from tests.app.web_helpers import keyword_grader
 from tests.celery.celery_stack import Learner, Stack, code
@@ -43,11 +44,6 @@ def grade(exercise: Any, source: str, *, lang: str = "en", sandbox: str = "auto"
         CALLS[marker] += 1
     time.sleep(GRADE_S)
     return keyword_grader(exercise, source, lang=lang, sandbox=sandbox)
-
-
-def p(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
 def class_of(base: str, learners: int, seconds: float) -> list[float]:
@@ -93,7 +89,7 @@ def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per poll otherwise
     from app.extensions import db
     from app.grading import regrade
-    from app.grading.regrade_models import Regrade
+    from app.models import Regrade
 
     with tempfile.TemporaryDirectory() as tmp:
         stack = Stack(Path(tmp))
@@ -103,7 +99,7 @@ def main() -> None:
               f"REGRADE_MAX_RUNNING {regrade.max_running(app)}, grading {GRADE_S} s (stand-in)")
         quiet = class_of(base, args.learners, args.seconds)
         print(f"class alone:          {len(quiet)} results, p50 {statistics.median(quiet):.2f} s, "
-              f"p90 {p(quiet, 0.9):.2f} s")
+              f"p90 {percentile(quiet, 0.9):.2f} s")
         markers = [f"# id stored-{n}" for n in range(args.stored)]
         good = "\ndef add(a, b):\n    return a + b\n"
         store_submissions(app, [(f"old{n}", marker + good, old_result(False, 0.6)) for n, marker in enumerate(markers)])
@@ -115,8 +111,8 @@ def main() -> None:
         with app.app_context():
             during = regrade.counts(run_id)["done"]
         print(f"class during regrade: {len(busy)} results, p50 {statistics.median(busy):.2f} s, "
-              f"p90 {p(busy, 0.9):.2f} s")
-        print(f"learner p90 change:   {p(busy, 0.9) - p(quiet, 0.9):+.2f} s")
+              f"p90 {percentile(busy, 0.9):.2f} s")
+        print(f"learner p90 change:   {percentile(busy, 0.9) - percentile(quiet, 0.9):+.2f} s")
         print(f"regraded during the class: {during} of {args.stored} in {time.monotonic() - began:.0f} s")
         if args.again:  # the class alone once more, while the regrade goes on: how noisy is the host?
             with app.app_context():
@@ -125,7 +121,7 @@ def main() -> None:
                 db.session.commit()
             again = class_of(base, args.learners, args.seconds)
             print(f"class alone again:    {len(again)} results, p50 {statistics.median(again):.2f} s, "
-                  f"p90 {p(again, 0.9):.2f} s (the regrade held meanwhile)")
+                  f"p90 {percentile(again, 0.9):.2f} s (the regrade held meanwhile)")
             with app.app_context():
                 db.session.query(Regrade).filter(Regrade.id.in_(regrade_ids)).update({"status": "queued"})
                 db.session.commit()

@@ -19,7 +19,8 @@ times the polls counted during it. The engine's own CPU (dockerd, containerd, th
 printed apart: it is shared with whatever else uses the engine.
 Every simulated learner comes from 127.0.0.1, which a real class does not: the per-learner
 and per-address admission limits are lifted (SUBMISSION_*_RATE_LIMIT, GRADING_MAX_*), and
-nothing else differs from the defaults.
+the start-up check of every folder is off (CHECK_SEEN_FOLDERS=0, above); nothing else
+differs from the defaults.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -36,7 +38,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench.class_mode import percentile, run_class
+from bench.class_mode import run_class
+from bench.stats import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 CGROUP_ROOT = Path("/sys/fs/cgroup/cpuacct")
@@ -52,9 +55,15 @@ class Server:
     """gunicorn as `make run` starts it, in a cpuacct cgroup of its own (where this process may make one)."""
 
     def __init__(self, sandbox: str, port: int):
+        with socket.socket() as probe:  # another server there would answer for this one
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                raise SystemExit(f"port {port} is taken (a server left from an earlier run?): --port another")
         self.folder = Path(tempfile.mkdtemp(prefix="bench-cost-"))
+        # CHECK_SEEN_FOLDERS=0: a fresh server would check every folder at start (about 15 minutes
+        # of the background lane's low-priority CPU on 2 cores); this bench measures a grading's
+        # cost and a class's latency, not a start-up's. bench.classroom runs a class beside them.
         self.env = dict(os.environ, GRADER_SANDBOX=sandbox, SECRET_KEY="bench", PYTHONPATH=str(ROOT),  # noqa: S106 -- a throwaway server
-                        DATABASE_URL=f"sqlite:///{self.folder}/bench.db", **LIFTED)
+                        DATABASE_URL=f"sqlite:///{self.folder}/bench.db", CHECK_SEEN_FOLDERS="0", **LIFTED)
         subprocess.run([str(ROOT / ".venv/bin/flask"), "--app", "app", "db", "upgrade"], cwd=ROOT,
                        env=self.env, check=True, capture_output=True)
         self.cgroup: Path | None = CGROUP_ROOT / f"learnai-bench-{os.getpid()}-{sandbox}"
@@ -278,6 +287,10 @@ def measure(sandbox: str, options: Any, code: str, learner_class: Any) -> list[s
                      f"less {requests / count:.0f} polls a grading at {per_poll * 1000:.1f} ms each: "
                      f"the server {server_cpu / count:.2f} with them); engine, shared: {engine / count:.2f}")
         print("\n".join(lines[-2:]), flush=True)
+    except BaseException:
+        # The server's own words on what went wrong, before its folder is removed.
+        print((server.folder / "server.log").read_text(errors="replace")[-6000:], file=sys.stderr, flush=True)
+        raise
     finally:
         server.stop()
     return lines

@@ -69,6 +69,13 @@ def run_migrations_offline():
         context.run_migrations()
 
 
+def render_item(type_, obj, autogen_context):
+    """Migrations stand alone: app.models' UTC column is written as the plain column it stores."""
+    if type_ == "type" and type(obj).__name__ == "UTCDateTime":
+        return "sa.DateTime(timezone=True)"
+    return False
+
+
 def run_migrations_online():
     """Run migrations in 'online' mode.
 
@@ -90,6 +97,7 @@ def run_migrations_online():
     conf_args = current_app.extensions['migrate'].configure_args
     if conf_args.get("process_revision_directives") is None:
         conf_args["process_revision_directives"] = process_revision_directives
+    conf_args.setdefault("render_item", render_item)
 
     connectable = get_engine()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
-from app.accounts.models import ROLES
 from app.accounts.passwords import MAX_LENGTH, MIN_LENGTH
 from app.accounts.users import AccountError, create_user, find_by_email
 from app.extensions import db
+from app.models import ROLES
 
 REASONS = {
     "email_taken": "an account with this email exists already",

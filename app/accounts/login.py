@@ -6,8 +6,8 @@ from flask import Flask
 from flask_login import LoginManager
 from flask_wtf.csrf import generate_csrf
 
-from app.accounts.models import User
 from app.extensions import db
+from app.models import User
 
 login_manager = LoginManager()
 login_manager.login_view = "accounts.login"

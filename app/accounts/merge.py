@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from sqlalchemy import select, update
 
 from app.extensions import db
-from app.models import Submission
-from app.progress.hints import HintReveal
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes even for timezone=True columns; they were stored as UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+from app.models import Draft, HintReveal, QuizAttempt, Submission
 
 
 def _merge_drafts(anonymous: str, account: str) -> None:
@@ -26,7 +16,7 @@ def _merge_drafts(anonymous: str, account: str) -> None:
         existing = theirs.get(draft.exercise_id)
         if existing is None:
             draft.learner = account
-        elif _aware(draft.updated_at) > _aware(existing.updated_at):
+        elif draft.updated_at > existing.updated_at:
             existing.code, existing.updated_at = draft.code, draft.updated_at
             db.session.delete(draft)
         else:

@@ -11,10 +11,10 @@ from app.accounts import bp
 from app.accounts.forms import LoginForm, LogoutForm, PasswordForm, RegisterForm
 from app.accounts.identity import SESSION_KEY, anonymous_key
 from app.accounts.merge import adopt_anonymous_work
-from app.accounts.models import User
 from app.accounts.passwords import hash_password
 from app.accounts.users import AccountError, authenticate, change_password, create_user, end_sessions
 from app.i18n import safe_next
+from app.models import User
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 

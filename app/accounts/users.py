@@ -5,10 +5,11 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 
+from app.accounts.emails import email_is_clean, normalize_email
 from app.accounts.lookalikes import email_problem, skeleton
-from app.accounts.models import ROLES, User, email_is_clean, normalize_email
 from app.accounts.passwords import hash_password, password_problem, verify
 from app.extensions import db
+from app.models import ROLES, User
 
 
 class AccountError(ValueError):

@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
 from app.api import bp
-from app.api.bodies import BadBody, read_body, read_code
+from app.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error, unavailable
 from app.exercises.availability import is_unavailable, unavailable_message

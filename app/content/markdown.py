@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markupsafe import Markup
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -87,3 +89,10 @@ class RenderCache:
         with self._lock:
             self._entries[path] = (mtime, rendered)
         return rendered
+
+
+@lru_cache(maxsize=4096)
+def inline_markdown(source: str) -> Markup:
+    """`code` and *emphasis* in question text; raw HTML is shown as text, never rendered."""
+    html = MarkdownIt("commonmark", {"html": False}).renderInline(source)
+    return Markup(html)  # noqa: S704 -- markdown-it escaped everything with html=False

@@ -14,7 +14,6 @@ from app.exercises.sample_call import sample_call
 from app.exercises.strings import editor_strings
 from app.grading.position import submission_api
 from app.i18n import current_lang
-from app.models import as_utc
 from app.progress import drafts
 from app.progress.aggregates import learner_progress
 from app.progress.history import latest, own
@@ -81,7 +80,7 @@ def _restored(exercise: Exercise) -> dict[str, object] | None:
         return None
     # With its own results document: the page shows that submission's feedback beside its code,
     # not the latest result (which once read 100 %, SOLVED beside restored failing code).
-    return {**submission_api(mine), "code": mine.code, "created_at": as_utc(mine.created_at).isoformat(),
+    return {**submission_api(mine), "code": mine.code, "created_at": mine.created_at.isoformat(),
             "url": url_for("progress.submission", submission_id=mine.id)}
 
 

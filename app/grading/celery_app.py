@@ -1,10 +1,11 @@
-"""The grading worker's Celery app: `celery -A app.grading.celery_app worker -Q cpu` (GPU: -Q gpu; Runs: -Q runs)."""
+"""The grading worker's Celery app, tasks and signals; `celery -A app.celery_worker worker -Q cpu` starts it."""
 
 from __future__ import annotations
 
 import importlib
 import logging
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from billiard.exceptions import WorkerLostError
@@ -12,7 +13,7 @@ from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from celery.worker.request import Request
 
 from app import config
-from app.grading.celery_queue import RUN_TASK, TASK, make_celery
+from app.grading.celery_queue import BACKGROUND_TASK, RUN_TASK, TASK, make_celery
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -22,17 +23,23 @@ if not _settings.get("CELERY_BROKER_URL"):
     raise SystemExit("Set CELERY_BROKER_URL (e.g. redis://localhost:6379/0) to run a grading worker.")
 celery = make_celery(_settings)
 _flask: dict[int, Flask] = {}
+_factory: list[Callable[[dict[str, Any]], Flask]] = []  # create_app, handed down by app.celery_worker
 # Imported in the worker's main process before its pool forks: every sandbox container its
 # pool processes start carries this worker's identity, so others can tell when it is gone.
 importlib.import_module("grader.api").claim_worker_identity()
+
+
+def build_flask_with(factory: Callable[[dict[str, Any]], Flask]) -> None:
+    """Use this app factory (app.create_app: it lives above this package, which it imports)."""
+    _factory[:] = [factory]
 
 
 def flask_app() -> Flask:
     """One Flask app per process, built after the fork (database connections are not shared)."""
     pid = os.getpid()
     if pid not in _flask:
-        from app import create_app
-
+        if not _factory:
+            raise RuntimeError("start the worker with `celery -A app.celery_worker worker`")
         overrides: dict[str, Any] = {"GRADER_RECOVER_ON_START": False}
         # Load tests only: a stand-in grade or check function ("module:name") instead of the sandbox.
         for variable, setting in (("GRADING_TEST_GRADE_FUNCTION", "GRADE_FUNCTION"),
@@ -49,7 +56,7 @@ def flask_app() -> Flask:
             with inherited.app_context():
                 db.engine.dispose(close=False)
         _flask.clear()
-        _flask[pid] = create_app(overrides)
+        _flask[pid] = _factory[0](overrides)
     return _flask[pid]
 
 
@@ -83,6 +90,14 @@ def grade(self: Any, submission_id: str = "", kind: str = "cpu") -> str | None:
 
     # The claim records this delivery as spent: the sweep never counts it as on its way again.
     return grade_next(flask_app(), kind, token=self.request.id)
+
+
+@celery.task(name=BACKGROUND_TASK, bind=True, Request=GradingRequest)
+def background(self: Any, job_id: str = "", kind: str = "cpu") -> str | None:
+    """A token for the background lane (`-Q background` workers): the next folder check, else regrade, of this queue."""
+    from app.grading.worker import background_next
+
+    return background_next(flask_app(), kind, token=self.request.id)
 
 
 @celery.task(name=RUN_TASK, bind=True, Request=GradingRequest)

@@ -1,4 +1,4 @@
-"""The web side of Celery workers: publish one token per stored job (grading, Run, check) to its queue."""
+"""The web side of Celery workers: publish one token per stored job (grading, Run, check, regrade) to its queue."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from celery import Celery
 from app.extensions import db
 from app.grading.kinds import KINDS
 from app.grading.maintenance import top_up
-from app.grading.routing import QUEUES, RUN_QUEUE, queue_kind
+from app.grading.routing import BACKGROUND_QUEUES, QUEUES, RUN_QUEUE, queue_kind
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -25,6 +25,10 @@ TASK = "grading.grade"
 # Runs (the Run button) have a task and a queue of their own: a `-Q runs` worker takes them,
 # so a Run never takes a grading worker's slot nor waits behind gradings (app.grading.runs).
 RUN_TASK = "grading.run"
+# Folder checks and regrades: a task of their own on the background queues ("background",
+# "background-gpu"), taken by workers of their own, so a check never holds a grading worker.
+BACKGROUND_TASK = "grading.background"
+_GRADING_QUEUE_OF = {background: grading for grading, background in BACKGROUND_QUEUES.items()}
 # A publish that cannot reach Redis fails within about a second: the request answers 503
 # and the submission is not kept, rather than hanging the learner's request.
 # Each worker's report of its sandbox (report_isolation), read by the web process for the footer.
@@ -65,7 +69,7 @@ def make_celery(config: dict[str, Any]) -> Celery:
 
 
 class CeleryQueue:
-    """Publishes grading tokens to Redis; `celery -A app.grading.celery_app worker` grades them."""
+    """Publishes grading tokens to Redis; `celery -A app.celery_worker worker` grades them."""
 
     def __init__(self, app: Flask):
         self.app = app
@@ -73,13 +77,14 @@ class CeleryQueue:
         self._isolation = (False, float("-inf"))  # (isolated, when it was read)
 
     def publish(self, queue: str, job_id: str = "") -> None:
-        """One token to this queue: a grading queue's ("cpu", "gpu") or the Run lane's."""
+        """One token to this queue: a grading queue's ("cpu", "gpu"), a background one's, or the Run lane's."""
         if queue == RUN_QUEUE:
-            self.celery.send_task(RUN_TASK, args=[job_id], queue=RUN_QUEUE, retry=True,
-                                  retry_policy=PUBLISH_RETRY)
+            task, args = RUN_TASK, [job_id]
+        elif queue in _GRADING_QUEUE_OF:
+            task, args = BACKGROUND_TASK, [job_id, _GRADING_QUEUE_OF[queue]]
         else:
-            self.celery.send_task(TASK, args=[job_id, queue], queue=queue, retry=True,
-                                  retry_policy=PUBLISH_RETRY)
+            task, args = TASK, [job_id, queue]
+        self.celery.send_task(task, args=args, queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
 
     def enqueue(self, kind: str, job_id: str) -> None:
         job_kind = KINDS[kind]
@@ -88,12 +93,13 @@ class CeleryQueue:
             return
         row = db.session.get(job_kind.model, job_id)
         exercise = self.app.extensions["exercise_catalog"].get(row.exercise_id) if row else None
-        self.publish(queue_kind(self.app, exercise), job_id)
+        grading_queue = queue_kind(self.app, exercise)
+        self.publish(BACKGROUND_QUEUES[grading_queue] if job_kind.lane == "background" else grading_queue, job_id)
 
-    def wake(self, queue: str | None) -> None:
-        """A grading of this queue ended: publish the tokens its claimable jobs lack (maintenance.top_up)."""
+    def wake(self, queue: str | None, *, background: bool = False) -> None:
+        """A job of this grading queue ended, in its lane: publish the tokens its claimable jobs lack (top_up)."""
         for name in (queue,) if queue else QUEUES:
-            top_up(self.app, self, name)
+            top_up(self.app, self, BACKGROUND_QUEUES[name] if background else name)
 
     def recover(self) -> list[str]:
         """The workers reclaim and re-enqueue (app.grading.maintenance); a web start does not."""
@@ -157,4 +163,4 @@ class CeleryQueue:
         self.celery.close()
 
 
-__all__ = ["QUEUES", "RUN_QUEUE", "RUN_TASK", "TASK", "CeleryQueue", "make_celery"]
+__all__ = ["BACKGROUND_TASK", "QUEUES", "RUN_QUEUE", "RUN_TASK", "TASK", "CeleryQueue", "make_celery"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import func, or_, select
@@ -53,11 +53,7 @@ def accounts_busy(model: Any, address: Any) -> Any:
 
 
 def _stamp(moment: datetime | None) -> float:
-    if moment is None:
-        return 0.0
-    if moment.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+    return moment.timestamp() if moment is not None else 0.0
 
 
 @dataclass

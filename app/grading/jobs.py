@@ -32,9 +32,9 @@ log = logging.getLogger(__name__)
 class JobKind:
     """What one kind of job is: its table, its lane, and what becomes of it when its worker is lost.
 
-    `lane` is where its tokens go: "grading" (the cpu/gpu queues, where gradings run) or "runs".
-    A `background` kind is claimed only when no learner's job of its lane is claimable
-    (app.grading.worker.BACKGROUND says how, in order).
+    `lane` is where its tokens go: "grading" (the cpu/gpu queues, where learners' gradings run),
+    "runs", or "background" (folder checks and regrades, on workers of their own, so they never
+    hold a learner's grading worker; app.grading.worker.BACKGROUND gives their order).
     `ended(row)` gives the values a job ends with once it may not be tried again: always for a
     kind that is not `retried` (a Run is never run twice), after GRADING_MAX_ATTEMPTS otherwise.
     """
@@ -44,7 +44,6 @@ class JobKind:
     lane: str
     retried: bool
     ended: Callable[[Any], dict[str, Any]]
-    background: bool = False
     status_name: str = "status"
     finished_name: str = "finished_at"
     created_name: str = "created_at"  # when it was asked for: restart re-enqueues the oldest first

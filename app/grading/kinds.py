@@ -1,7 +1,7 @@
 """The kinds of background job and what each becomes when its worker is lost (app.grading.jobs runs them all).
 
-Submissions and folder checks ride the grading queues (cpu/gpu), checks at background priority;
-Runs have their own lane. Regrades (app.grading.regrade) ride the grading queues behind checks.
+Submissions ride the grading lane (the cpu/gpu queues); Runs have their own lane; folder checks
+and regrades (app.grading.regrade) the background lane, checks first, on workers of its own.
 """
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.grading.jobs import JobKind
-from app.grading.regrade_models import Regrade
-from app.models import ExerciseValidation, Run, Submission
+from app.models import ExerciseValidation, Regrade, Run, Submission
 from grader.api import error_result, run_failed
 
 # Shown when a job's grading was lost GRADING_MAX_ATTEMPTS times: almost always the code itself
@@ -38,14 +37,14 @@ RUNS = JobKind(
     "run", Run, lane="runs", retried=False,
     ended=lambda row: {"result": run_failed(row.lang, "the server running it stopped"), "claimed_by": None})
 CHECKS = JobKind(
-    "check", ExerciseValidation, lane="grading", retried=True, background=True,
+    "check", ExerciseValidation, lane="background", retried=True,
     status_name="state", finished_name="checked_at", created_name="requested_at",
     ended=lambda row: {"ok": False, "broken": False,
                        "problems": [f"could not be checked: its worker stopped {row.attempts} times"]})
 
 # A regrade lost GRADING_MAX_ATTEMPTS times ends without a new result: the submission keeps its own.
 REGRADES = JobKind(
-    "regrade", Regrade, lane="grading", retried=True, background=True,
+    "regrade", Regrade, lane="background", retried=True,
     ended=lambda row: {"new_result": None, "changed": [],
                        "note": f"not regraded: its worker stopped {row.attempts} times"})
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from app.grading import checks, jobs, runs
 from app.grading.admission import forget_held
 from app.grading.lost import reclaim_stale
-from app.grading.routing import QUEUES, RUN_QUEUE
-from app.grading.worker import claimable_jobs
+from app.grading.routing import BACKGROUND_QUEUES, QUEUES, RUN_QUEUE
+from app.grading.worker import claimable_background, claimable_jobs
 from grader.api import remove_orphan_sandboxes, sandbox_isolated
 
 if TYPE_CHECKING:
@@ -25,10 +25,19 @@ IN_FLIGHT_S = 0.2
 
 
 def claimable_by_kind(app: Flask) -> dict[str, int]:
-    """Queued jobs a free worker could claim now, per queue: jobs of keys at their running cap wait
-    for one of their key's gradings to end (which publishes their token, top_up), not for a sweep."""
+    """Queued jobs a free worker could claim now, per Celery queue (grading and background): jobs of
+    keys at their running cap wait for one of their key's gradings to end (which publishes their
+    token, top_up), not for a sweep."""
+    return {name: claimable_in(app, name) for name in (*QUEUES, *BACKGROUND_QUEUES.values())}
+
+
+def claimable_in(app: Flask, name: str) -> int:
+    """Queued jobs a free worker of this Celery queue could claim now."""
+    background = {queue: grading for grading, queue in BACKGROUND_QUEUES.items()}
     with app.app_context():
-        return {kind: claimable_jobs(app, kind) for kind in QUEUES}
+        if name in background:
+            return claimable_background(app, background[name])
+        return claimable_jobs(app, name)
 
 
 def unspent(app: Flask, reserved: list[str]) -> int:
@@ -75,7 +84,7 @@ def sweep(app: Flask, queue: CeleryQueue) -> int | None:
 
 
 def top_up(app: Flask, queue: CeleryQueue, kind: str, claimable: int | None = None) -> int:
-    """Publish the tokens this queue lacks for the jobs a worker could claim now; returns how many.
+    """Publish the tokens this Celery queue (grading or background) lacks for the jobs a worker could claim; how many.
 
     Called by the sweep, and by a worker whose grading just ended (CeleryQueue.wake): its key
     may run another job now, and that job's token may have been spent while the key was at its
@@ -83,8 +92,7 @@ def top_up(app: Flask, queue: CeleryQueue, kind: str, claimable: int | None = No
     publishes only what is missing.
     """
     if claimable is None:
-        with app.app_context():
-            claimable = claimable_jobs(app, kind)
+        claimable = claimable_in(app, kind)
     missing = _shortfall(app, queue, kind, claimable)
     if missing > 0:
         # A token a worker is just taking is, for a moment, neither in Redis's list nor in

@@ -9,7 +9,7 @@ from flask import current_app
 from app.grading.routing import queue_kind
 from app.grading.worker import fair_order
 from app.models import Submission
-from app.progress.documents import readable
+from app.result_documents import readable
 
 
 def queue_position(submission: Submission) -> int | None:
@@ -24,7 +24,7 @@ def queue_position(submission: Submission) -> int | None:
 def submission_api(submission: Submission) -> dict[str, Any]:
     """The public view of a submission as the JSON API sends it, with its place in the queue.
 
-    Its results document as readers need it (app.progress.documents: fields added to results
+    Its results document as readers need it (app.result_documents: fields added to results
     v1 after it was stored are filled in).
     """
     view = submission.to_api(queue_position=queue_position(submission))

@@ -17,7 +17,7 @@ from app.grading.celery_queue import CeleryQueue
 from app.grading.handle import get_queue
 from app.grading.kinds import KINDS
 from app.grading.runs import run_next
-from app.grading.worker import claimable_jobs, grade_next
+from app.grading.worker import background_next, claimable_background, claimable_jobs, grade_next
 from app.models import Run, Submission
 from grader.api import sandbox_isolated as grader_sandbox_isolated
 from grader.api import warm_up as grader_warm_up
@@ -31,17 +31,19 @@ log = logging.getLogger(__name__)
 class GradingQueue(Protocol):
     """Where the app hands a stored job over to be worked on: the in-process pools or Celery workers.
 
-    A job is a row of one of the kinds of app.grading.kinds ("submission", "run", "check"); each
-    enqueue is a token for one job of that kind's lane, which a free worker spends on the fairest
-    claimable job of the lane (app.grading.jobs), not necessarily this one.
+    A job is a row of one of the kinds of app.grading.kinds ("submission", "run", "check",
+    "regrade"); each enqueue is a token for one job of that kind's lane (grading, runs,
+    background), which a free worker of the lane spends on its fairest claimable job
+    (app.grading.jobs), not necessarily this one.
     """
 
     def enqueue(self, kind: str, job_id: str) -> None:
-        """A token for one job of this kind, in its lane (Runs apart from gradings' slots)."""
+        """A token for one job of this kind, in its lane (each lane has workers of its own)."""
         ...
 
-    def wake(self, queue: str | None) -> None:
-        """A grading of this queue ("cpu", "gpu"; None: any) ended: a token for each claimable job that lacks one."""
+    def wake(self, queue: str | None, *, background: bool = False) -> None:
+        """A job of this grading queue ("cpu", "gpu"; None: any) ended, in the grading lane or
+        the background lane: a token for each claimable job of that lane that lacks one."""
         ...
 
     def recover(self) -> list[str]:
@@ -58,55 +60,64 @@ class GradingQueue(Protocol):
 
 
 class InProcessQueue:
-    """Pools of worker threads inside the web process: GRADER_WORKERS for grading, RUN_WORKERS for Runs.
+    """Pools of worker threads inside the web process, one per lane: GRADER_WORKERS for learners'
+    gradings, RUN_WORKERS for Runs, BACKGROUND_WORKERS for folder checks and regrades.
 
-    Each enqueue is a token for one grading: a free thread grades the fairest queued job. Runs
-    have their own lane, so a Run never waits behind a grading nor takes its thread, and the
-    other way round; web threads only store and enqueue.
+    Each enqueue is a token for one job of its lane: a free thread of that lane takes the
+    fairest queued job. No lane waits behind another's jobs nor takes its threads: a check of
+    every folder at start, or a regrade of a thousand submissions, leaves every grading thread
+    to learners. Web threads only store and enqueue.
     """
 
-    def __init__(self, app: Flask, workers: int = 1, run_workers: int = 1):
+    def __init__(self, app: Flask, workers: int = 1, run_workers: int = 1, background_workers: int = 1):
         self.app = app
         self.workers = max(1, workers)
         self.run_workers = max(1, run_workers)
+        self.background_workers = max(1, background_workers)
         self._pid = os.getpid()
         self._stopped = threading.Event()
         # Threads start lazily on the first job, so CLI commands never spawn any.
-        self._pool, self._runs = self._new_pools()
+        self._lanes = self._new_pools()
 
-    def _new_pools(self) -> tuple[ThreadPoolExecutor, ThreadPoolExecutor]:
-        return (ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="grader"),
-                ThreadPoolExecutor(max_workers=self.run_workers, thread_name_prefix="runner"))
+    def _new_pools(self) -> dict[str, ThreadPoolExecutor]:
+        return {"grading": ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="grader"),
+                "runs": ThreadPoolExecutor(max_workers=self.run_workers, thread_name_prefix="runner"),
+                "background": ThreadPoolExecutor(max_workers=self.background_workers,
+                                                 thread_name_prefix="background")}
 
     def _forked(self) -> None:
         if self._pid != os.getpid():
             # Forked (gunicorn --preload): the parent's threads do not exist in this process,
             # and a pool that counts them as busy would never run a job.
             self._pid = os.getpid()
-            self._pool, self._runs = self._new_pools()
+            self._lanes = self._new_pools()
 
-    def enqueue(self, kind: str, job_id: str) -> None:
+    def _token(self, lane: str) -> None:
+        """One token for this lane: a free thread of it takes the lane's next claimable job."""
         self._forked()
-        if KINDS[kind].lane == "runs":
-            future = self._runs.submit(run_next, self.app)
-        else:  # gradings and checks share the grading threads; grade_next takes checks last
-            future = self._pool.submit(grade_next, self.app, None)
+        work = {"grading": grade_next, "runs": run_next, "background": background_next}[lane]
+        try:
+            future = self._lanes[lane].submit(work, self.app)
+        except RuntimeError:  # shutting down: what is queued is recovered at the next start
+            return
         future.add_done_callback(_log_crash)
 
-    def wake(self, queue: str | None) -> None:
-        """A grading ended (in a pool thread, in its app context): one more token if a job may run now.
+    def enqueue(self, kind: str, job_id: str) -> None:
+        self._token(KINDS[kind].lane)
 
-        A token that came while every waiting job's key was at its running cap found nothing;
-        the job that ending frees must not wait for the next submission while a thread idles.
-        A surplus token costs one look at the queue.
+    def wake(self, queue: str | None, *, background: bool = False) -> None:
+        """A job ended (in a pool thread, in its app context): one more token if one of its lane may run now.
+
+        A token that came while every waiting job's key was at its running cap (or while the
+        lane's checks or regrades were at theirs) found nothing; the job that ending frees must
+        not wait for the next submission while a thread idles. A surplus token costs one look
+        at the queue.
         """
-        if claimable_jobs(self.app, None) > 0:
-            self._forked()
-            try:
-                future = self._pool.submit(grade_next, self.app, None)
-            except RuntimeError:  # shutting down: what is queued is recovered at the next start
-                return
-            future.add_done_callback(_log_crash)
+        if background:
+            if claimable_background(self.app, None) > 0:
+                self._token("background")
+        elif claimable_jobs(self.app, None) > 0:
+            self._token("grading")
 
     def recover(self) -> list[str]:
         """At start: jobs left running have no thread here any more (back to the queue, or ended,
@@ -117,9 +128,17 @@ class InProcessQueue:
             if inspect(db.engine).has_table(Submission.__tablename__):
                 forget_held(0)
         for kind in KINDS.values():
-            for job_id in jobs.restart(self.app, kind):
-                self.enqueue(kind.name, job_id)
-                recovered.append(job_id)
+            ids = jobs.restart(self.app, kind)
+            recovered += ids
+            if kind.lane == "background":
+                # A token takes the lane's next job whichever it is, and each job that ends
+                # wakes the next: a thousand queued regrades need a token per background
+                # thread, not a thousand looks at the queue.
+                for _ in range(min(len(ids), self.background_workers)):
+                    self._token("background")
+            else:
+                for job_id in ids:
+                    self.enqueue(kind.name, job_id)
         if recovered:
             log.info("re-enqueued %d unfinished job(s)", len(recovered))
         if self.app.config["CHECK_SEEN_FOLDERS"]:
@@ -147,8 +166,8 @@ class InProcessQueue:
     def shutdown(self, wait: bool = True) -> None:
         self._stopped.set()
         self._stop_runs()  # a shutdown never waits for an endless Run: its output has no reader
-        self._pool.shutdown(wait=wait, cancel_futures=not wait)
-        self._runs.shutdown(wait=wait, cancel_futures=not wait)
+        for pool in self._lanes.values():
+            pool.shutdown(wait=wait, cancel_futures=not wait)
 
     def _stop_runs(self) -> None:
         """Stop every Run still going, so a shutdown never waits for an endless one."""
@@ -175,7 +194,8 @@ def init_app(app: Flask) -> None:
     if factory is None and app.config.get("CELERY_BROKER_URL"):
         factory = CeleryQueue
     queue = factory(app) if factory else InProcessQueue(app, app.config["GRADER_WORKERS"],
-                                                        app.config["RUN_WORKERS"])
+                                                        app.config["RUN_WORKERS"],
+                                                        app.config["BACKGROUND_WORKERS"])
     app.extensions["grading_queue"] = queue
 
     @app.context_processor

@@ -27,10 +27,9 @@ from app.grading.clock import db_now
 from app.grading.fairness import claim_fairest
 from app.grading.handle import get_queue
 from app.grading.kinds import REGRADES
-from app.grading.regrade_models import Regrade, RegradeRun
 from app.grading.routing import queue_kind
 from app.grading.storing import store_finished
-from app.models import ExerciseValidation, Submission
+from app.models import ExerciseValidation, Regrade, RegradeRun, Submission
 
 if TYPE_CHECKING:
     from flask import Flask

@@ -11,6 +11,10 @@ if TYPE_CHECKING:
 
 QUEUES = ("cpu", "gpu")
 RUN_QUEUE = "runs"  # the Run button's lane (app.grading.runs): apart from grading's queues
+# The background lane (folder checks, regrades), per grading queue: its own Celery queues, taken
+# by workers of their own, so a check never holds the worker a learner's grading waits for.
+# A GPU host's worker takes "background-gpu" beside "gpu" (its one GPU is shared either way).
+BACKGROUND_QUEUES = {"cpu": "background", "gpu": "background-gpu"}
 
 
 def queue_kind(app: Flask, exercise: Exercise | None) -> str:

@@ -6,7 +6,6 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
-from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app
@@ -138,8 +137,6 @@ def stop(run: Run) -> bool:
     worker's watch sees the row is no longer its own and kills the sandbox.
     """
     started = run.started_at
-    if started is not None and started.tzinfo is None:
-        started = started.replace(tzinfo=UTC)
     # Only the message's "after N s" reads this host's clock; the row's times are the database's.
     seconds = (utcnow() - started).total_seconds() if started is not None else 0.0
     ended = db.session.execute(

@@ -1,4 +1,4 @@
-"""Grades stored submissions: pick the fairest queued job, claim it, grade it, store the result."""
+"""Grades stored submissions (claim the fairest queued job, grade, store); runs the background lane's jobs."""
 
 from __future__ import annotations
 
@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GradeFunction = Callable[..., dict[str, Any]]
-# Background work on the grading queues, in priority order, each taken only when no learner's
-# grading is claimable: (claim and run the next job of a queue, how many a free worker could
-# claim now). Folder checks first (a broken folder is hidden from learners sooner), then regrades.
+# The background lane's work, in priority order: (claim and run the next job of a grading
+# queue, how many a free background worker could claim now). Folder checks first (a broken
+# folder is hidden from learners sooner), then regrades. Only background workers take these
+# (background_next): a learner's grading thread never holds a check (docs/scaling.md).
 
 
 def _regrade_next(app: Flask, kind: str | None, token: str | None) -> str | None:
@@ -185,32 +186,34 @@ def fair_order(app: Flask, kind: str | None, *, claimable_only: bool = False) ->
 
 
 def claimable_jobs(app: Flask, kind: str | None) -> int:
-    """How many queued jobs of this queue (None: any) a free worker could claim now, the caps allowing.
-
-    Gradings, and the folder checks and regrades that ride the same queue (app.grading.checks, .regrade).
-    """
-    return (claimable(Submission, _queued(app, kind), running_cap(app.config))
-            + sum(count(app, kind) for _, count in BACKGROUND))
+    """How many queued gradings of this queue (None: any) a free grading worker could claim now, the caps allowing."""
+    return claimable(Submission, _queued(app, kind), running_cap(app.config))
 
 
-def _wake(app: Flask, kind: str | None) -> None:
-    """A grading ended: its key may run another job now, so make sure a token will look for it.
+def claimable_background(app: Flask, kind: str | None) -> int:
+    """How many folder checks and regrades of this grading queue (None: any) a free background worker could claim."""
+    return sum(count(app, kind) for _, count in BACKGROUND)
+
+
+def _wake(app: Flask, kind: str | None, *, background: bool = False) -> None:
+    """A job ended: its key (or its lane's slot) may run another one now, so make sure a token will look for it.
 
     A token that came while every waiting job's key was at its cap found nothing and was
     spent; without this, those jobs would wait for the next submission (or the Celery sweep)
     while a thread sits idle.
     """
     try:
-        get_queue(app).wake(kind)
+        get_queue(app).wake(kind, background=background)
     except Exception:  # Redis away for a moment: the sweep publishes the missing tokens
-        log.warning("could not wake a worker for the next grading", exc_info=True)
+        log.warning("could not wake a worker for the next job", exc_info=True)
 
 
 def grade_next(app: Flask, kind: str | None = None, token: str | None = None) -> str | None:
-    """Claim and grade the fairest queued job of this queue (None: any), else its oldest check; returns its id.
+    """Claim and grade the fairest queued learner's submission of this queue (None: any); returns its id.
 
     Every enqueued message is a token for one grading, not for one id: whichever job is
     fairest when a worker is free gets graded, and a duplicate token finds nothing to do.
+    Folder checks and regrades are the background lane's (background_next), never taken here.
     """
     with app.app_context():
         # A claim that fails means another worker won that job (or its key reached its cap
@@ -218,12 +221,6 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         claimed = claim_fairest(lambda: fair_order(app, kind, claimable_only=True),
                                 lambda job_id: _claim(job_id, token))
         if claimed is None:
-            # No learner's grading to claim: background work (folder checks, regrades), in its order.
-            for take_next, _ in BACKGROUND:
-                done = take_next(app, kind, token)
-                if done is not None:
-                    _wake(app, kind)  # its slot is free again: a job waiting on it needs a token
-                    return done
             return None
         submission_id, claim = claimed
         try:
@@ -231,3 +228,14 @@ def grade_next(app: Flask, kind: str | None = None, token: str | None = None) ->
         finally:
             _wake(app, kind)
         return submission_id
+
+
+def background_next(app: Flask, kind: str | None = None, token: str | None = None) -> str | None:
+    """Claim and run the next background job of this grading queue (None: any): a check, else a regrade; its id."""
+    with app.app_context():
+        for take_next, _ in BACKGROUND:
+            done = take_next(app, kind, token)
+            if done is not None:
+                _wake(app, kind, background=True)  # its slot is free again: the next one needs a token
+                return done
+        return None

@@ -8,11 +8,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from app.accounts.models import User
 from app.extensions import db
 from app.instructor.stats import ExerciseStats, FailingCheck, exercise_stats, failing_checks_of
-from app.models import Submission
-from app.progress.hints import HintReveal
+from app.models import HintReveal, Submission, User
 from app.stored_json import text_at
 
 EXAMPLES = 5  # failing submissions shown: enough to see a pattern, bounded whatever the history

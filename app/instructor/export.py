@@ -8,7 +8,6 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from app.instructor.learners import LearnerRow
-from app.models import as_utc
 from app.progress.status import ExerciseProgress
 from grader.api import Exercise
 
@@ -23,8 +22,8 @@ def _cell(value: object) -> str:
 
 
 def _iso(moment: object) -> str:
-    # With its zone: SQLite hands back naive UTC times, read as local by a spreadsheet (issue 34).
-    return as_utc(moment).isoformat() if isinstance(moment, datetime) else ""
+    # With its zone (app.models.UTCDateTime): a naive time is read as local by a spreadsheet (issue 34).
+    return moment.isoformat() if isinstance(moment, datetime) else ""
 
 
 def progress_csv(rows: Iterable[LearnerRow], exercises: Iterable[Exercise]) -> Iterator[str]:

@@ -8,8 +8,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
-from app.accounts.models import User
 from app.extensions import db
+from app.models import User
 from app.progress.aggregates import counted_attempts, progress_table
 from app.progress.records import sort_key
 from app.progress.status import ExerciseProgress

@@ -7,11 +7,9 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from app.accounts.models import User
 from app.extensions import db
 from app.grading.regrade import counts
-from app.grading.regrade_models import Regrade, RegradeRun
-from app.models import Submission
+from app.models import Regrade, RegradeRun, Submission, User
 
 SHOWN = 300  # rows the page lists; the counts cover every row of the run
 

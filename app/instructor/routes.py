@@ -7,7 +7,6 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from app.accounts.models import User
 from app.content import exercise_catalog, lesson_catalog
 from app.extensions import db
 from app.grading import checks
@@ -18,7 +17,7 @@ from app.instructor.export import progress_csv
 from app.instructor.forms import ValidateForm
 from app.instructor.learners import LEARNERS_PAGE, accounts, anonymous_learners, every_learner_row, learner_rows
 from app.instructor.stats import exercise_stats
-from app.models import ExerciseValidation
+from app.models import ExerciseValidation, User
 from app.progress.aggregates import learner_progress
 from app.progress.hints import use_by_exercise
 from app.progress.history import page

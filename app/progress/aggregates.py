@@ -15,9 +15,8 @@ from typing import Any
 from sqlalchemy import and_, case, func, literal, or_, select, union_all
 
 from app.extensions import db
-from app.models import Submission
+from app.models import QuizAttempt, Submission
 from app.progress.status import ExerciseProgress
-from app.quizzes.models import QuizAttempt
 from app.stored_json import number_at, text_at
 
 

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
-from app.api.bodies import BadBody, read_body, read_code
+from app.bodies import BadBody, read_body, read_code
 from app.content import exercise_catalog
 from app.errors import json_error
 from app.i18n import current_lang

@@ -6,8 +6,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from app.extensions import db
-from app.models import utcnow
-from app.progress.models import Draft
+from app.models import Draft, utcnow
 from grader.api import Exercise
 
 

@@ -13,10 +13,7 @@ from flask import Flask, current_app
 from sqlalchemy import delete
 
 from app.extensions import db
-from app.models import Run, Submission, utcnow
-from app.progress.hints import HintReveal
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
+from app.models import Draft, HintReveal, QuizAttempt, Run, Submission, utcnow
 
 # A write runs the cleanup at most this often per process: one indexed delete per table.
 INTERVAL_S = 600.0

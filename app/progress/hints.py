@@ -3,35 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from flask import url_for
-from sqlalchemy import DateTime, Integer, String, UniqueConstraint, func, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import func, select
 
 from app.content import lesson_catalog
 from app.content.toc import table_of_contents
 from app.extensions import db
-from app.models import utcnow
+from app.models import HintReveal
 from grader.api import Exercise, declared_slugs, hint_rungs
 
 FIRST_REVEALED = 2  # rung 1, the nudge, comes with the results; 2 is the concept, 3 the API
-
-
-class HintReveal(db.Model):  # type: ignore[name-defined,misc]
-    """One learner asked for one rung of one check: who, what, when, and nothing else."""
-
-    __tablename__ = "hint_reveals"
-    __table_args__ = (
-        UniqueConstraint("learner", "exercise_id", "check_id", "rung", name="uq_hint_reveals_once"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    learner: Mapped[str] = mapped_column(String(64))
-    exercise_id: Mapped[str] = mapped_column(String(64), index=True)
-    check_id: Mapped[str] = mapped_column(String(64))
-    rung: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.extensions import db
-from app.models import Submission, as_utc
+from app.models import Submission
 from app.stored_json import number_at, text_at
 
 # One page lists this many submissions without their code (each is fetched on demand), so a
@@ -135,7 +135,7 @@ def summary(submission: Submission | Listed) -> dict[str, object]:
     return {
         "id": submission.id,
         "exercise": submission.exercise_id,
-        "created_at": as_utc(submission.created_at).isoformat(),
+        "created_at": submission.created_at.isoformat(),
         "status": submission.status,
         "verdict": result.get("status") if result else None,
         "score": result.get("score") if result else None,

@@ -11,12 +11,10 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from app.accounts.identity import learner_key
-from app.api.bodies import BadBody, read_body, read_code
+from app.bodies import BadBody, read_body, read_code
 from app.errors import json_error
 from app.extensions import db
-from app.models import Submission
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
+from app.models import Draft, QuizAttempt, Submission
 
 # What a row costs beside its code: a submission's results document and columns, a quiz
 # attempt's answers and results document (normalised answers are a few bytes; the results

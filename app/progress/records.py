@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import Submission
-from app.quizzes.models import QuizAttempt
+from app.models import QuizAttempt, Submission
 from app.stored_json import number_at, text_at
 
 
@@ -90,8 +89,5 @@ def _result(values: Any) -> dict[str, Any] | None:
 
 
 def sort_key(moment: datetime) -> float:
-    """A moment as a number; naive datetimes are UTC."""
-    # SQLite returns naive datetimes (stored as UTC), PostgreSQL aware ones: compare as numbers.
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
+    """A moment as a number (a column's datetimes are aware on every database: app.models.UTCDateTime)."""
     return moment.timestamp()

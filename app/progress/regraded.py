@@ -6,7 +6,6 @@ from flask_babel import format_date, gettext
 from markupsafe import Markup
 
 from app.grading.regrade import latest_of
-from app.models import as_utc
 from app.progress import bp
 
 
@@ -21,7 +20,7 @@ def regraded_note(submission_id: str) -> Markup | None:
     found = latest_of(submission_id)
     if found is None or found.finished_at is None:
         return None
-    moment = as_utc(found.finished_at)
+    moment = found.finished_at
     date = Markup('<time datetime="{}">{}</time>').format(moment.isoformat(), format_date(moment, "medium"))
     text = gettext("Regraded on %(date)s after the exercise changed: was %(old)s, now %(new)s.",
                    date="\x00", old=_percent(found.old_score), new=_percent(found.new_score))

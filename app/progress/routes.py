@@ -14,21 +14,20 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from app.accounts.identity import learner_key
-from app.accounts.models import User
 from app.content import exercise_catalog, lesson_catalog
+from app.content.markdown import inline_markdown
 from app.extensions import db
 from app.i18n import current_lang
-from app.models import Submission
+from app.models import Submission, User
 from app.progress import bp
 from app.progress.access import readable_submission
 from app.progress.aggregates import learner_progress
 from app.progress.code_view import code_block
 from app.progress.diff import submission_diff
-from app.progress.documents import blocked_by
 from app.progress.history import page, previous_of
 from app.progress.regraded import regraded_tag
 from app.progress.status import by_lesson
-from app.quizzes.routes import inline_markdown
+from app.result_documents import blocked_by
 from grader.api import Exercise, ExerciseLoadError, load_quiz
 from grader.api import check_titles as titles_from_tests
 

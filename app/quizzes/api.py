@@ -9,7 +9,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from app.api.bodies import BadBody, read_body
+from app.bodies import BadBody, read_body
 from app.errors import json_error
 from app.i18n import current_lang
 from app.quizzes import attempts, bp

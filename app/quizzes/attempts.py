@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 # The learner key is the account's when logged in, else the browser session's.
 from app.accounts.identity import learner_key  # noqa: F401
 from app.extensions import db
-from app.quizzes.models import QuizAttempt
+from app.models import QuizAttempt
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
 from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError, ValidationError, validate_csrf
-from markdown_it import MarkdownIt
-from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from app.content import exercise_catalog, lesson_catalog, render_cache
+from app.content.markdown import inline_markdown
 from app.i18n import current_lang
 from app.quizzes import attempts, bp
 from app.quizzes.inputs import normalize_answers
@@ -49,13 +47,6 @@ def quiz_or_none(quiz_id: str) -> Exercise | None:
         log.warning("quiz skipped: %s", exc)
         return None
     return exercise
-
-
-@lru_cache(maxsize=4096)
-def inline_markdown(source: str) -> Markup:
-    """`code` and *emphasis* in question text; raw HTML is shown as text, never rendered."""
-    html = MarkdownIt("commonmark", {"html": False}).renderInline(source)
-    return Markup(html)  # noqa: S704 -- markdown-it escaped everything with html=False
 
 
 def answers_from_form(questions: list[dict[str, Any]], form: MultiDict[str, str]) -> dict[str, Any]:

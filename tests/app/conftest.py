@@ -41,15 +41,21 @@ def content(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: str) -> Iterator[Any]:
-    """Build apps on one database file; every app's worker pool is stopped at the end."""
+def database(tmp_path: Path) -> str:
+    """The database a test's apps share: a fresh SQLite file (tests/postgres/conftest.py gives PostgreSQL)."""
+    return f"sqlite:///{tmp_path / 'test.db'}"
+
+
+@pytest.fixture
+def make_app(database: str, content: dict[str, Path], compiled_translations: str) -> Iterator[Any]:
+    """Build apps on one database; every app's worker pool is stopped at the end."""
     built: list[Flask] = []
 
     def build(**overrides: Any) -> Flask:
         config = {
             "TESTING": True,
             "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.db'}",
+            "SQLALCHEMY_DATABASE_URI": database,
             "LESSONS_DIR": str(content["lessons"]),
             "EXERCISES_DIR": str(content["exercises"]),
             "GRADE_FUNCTION": keyword_grader,
@@ -67,7 +73,7 @@ def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: st
         }
         app = create_app(config)
         with app.app_context():
-            db.create_all()
+            db.create_all()  # no-op where the migrations made the tables already (PostgreSQL)
         built.append(app)
         return app
 
@@ -75,6 +81,7 @@ def make_app(tmp_path: Path, content: dict[str, Path], compiled_translations: st
     for app in built:
         app.extensions["grading_queue"].shutdown(wait=True)
         with app.app_context():
+            db.session.remove()
             db.engine.dispose()
 
 

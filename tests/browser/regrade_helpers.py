@@ -6,8 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.extensions import db
-from app.grading.regrade_models import Regrade, RegradeRun
-from app.models import Submission
+from app.models import Regrade, RegradeRun, Submission
 from tests.browser.layout_helpers import CODE_EXERCISE, result_document
 
 # The note the learner whose submission went from 60% to 100% reads, in each language.

@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 
 from app.extensions import db
-from app.instructor.models import ExerciseValidation
-from app.models import Submission
+from app.models import ExerciseValidation, Submission
 from app.progress import drafts
 from app.quizzes import attempts
 from grader.api import grade_quiz, load_exercises, public_questions

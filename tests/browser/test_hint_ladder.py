@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.extensions import db
-from app.progress.hints import HintReveal
+from app.models import HintReveal
 from tests.browser.layout_helpers import CODE_EXERCISE, DESKTOP, MOBILE, add_submission, log_in, make_account, overflow
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

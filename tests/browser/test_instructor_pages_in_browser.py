@@ -11,9 +11,7 @@ import pytest
 
 from app.content import exercise_catalog, lesson_catalog
 from app.extensions import db
-from app.instructor.models import ExerciseValidation
-from app.models import Submission
-from app.quizzes.models import QuizAttempt
+from app.models import ExerciseValidation, QuizAttempt, Submission
 from grader.api import check_titles, load_quiz
 from tests.browser.layout_helpers import (
     CODE_EXERCISE,

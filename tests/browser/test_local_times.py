@@ -33,7 +33,7 @@ def test_a_tokyo_reader_sees_the_submission_time_in_tokyo_time(browser, live_app
     _, key = make_account(app, email)
     sub_id = add_submission(app, key, minutes_ago=300)  # five hours ago: far from the page-load time
     with app.app_context():
-        sent = db.session.get(Submission, sub_id).created_at.replace(tzinfo=UTC)
+        sent = db.session.get(Submission, sub_id).created_at  # aware: app.models.UTCDateTime
         db.session.remove()
     context = browser.new_context(viewport=viewport, timezone_id="Asia/Tokyo", locale=lang)
     page = context.new_page()

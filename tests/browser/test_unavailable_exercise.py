@@ -13,7 +13,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from app.extensions import db
-from app.instructor.models import ExerciseValidation
+from app.models import ExerciseValidation
 from grader.validate import FolderReport
 from tests.browser.layout_helpers import log_in, make_account, overflow
 

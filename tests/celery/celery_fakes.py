@@ -47,7 +47,8 @@ def grade(exercise: Any, code: str, *, lang: str = "en", sandbox: str = "auto") 
 
 
 def check(exercise: Any, sandbox: str | None = None) -> Any:
-    """A stand-in folder check (GRADING_TEST_CHECK_FUNCTION): logs as "check-<id>", 30 s on its first run only."""
+    """A stand-in folder check (GRADING_TEST_CHECK_FUNCTION): logs as "check-<id>", takes
+    GRADING_TEST_CHECK_SLEEP_S (30 s unless set) on its first run only."""
     from grader.validate import FolderReport
 
     marker = f"check-{exercise.id}"
@@ -56,6 +57,6 @@ def check(exercise: Any, sandbox: str | None = None) -> Any:
     open(seen, "a").close()
     _log("start", marker)
     if first:
-        time.sleep(30)
+        time.sleep(float(os.environ.get("GRADING_TEST_CHECK_SLEEP_S") or 30))
     _log("done", marker)
     return FolderReport(exercise.id, True, [])

@@ -90,7 +90,7 @@ class Workers:
         log = (self.tmp / f"{name}.log").open("wb")
         env = {**self.env, "WORKER_NAME": name, **(extra or {})}
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "app.grading.celery_app", "worker", "-Q", queues,
+            [sys.executable, "-m", "celery", "-A", "app.celery_worker", "worker", "-Q", queues,
              "-c", str(concurrency), "-n", f"{name}@%h", "--without-gossip", "--without-mingle",
              "-l", "info"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

@@ -5,6 +5,7 @@ Each test prints its figures (run with -s); docs/scaling.md quotes them. Issue 2
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -154,34 +155,37 @@ def test_a_killed_worker_s_delivery_never_hides_a_lost_token(stack):
     assert started - busy_done < 1 + 5, "the lost token was not put back within a sweep"
 
 
-def test_a_check_on_a_killed_worker_is_taken_over_and_a_grading_goes_first(stack):
-    """Folder checks ride the grading queue: a worker's kill -9 mid-check hands it to another worker
-    after the heartbeat limit, and the learners' gradings sent meanwhile are not held up by it."""
+def test_a_check_on_a_killed_worker_is_taken_over_and_never_holds_a_grading_worker(stack):
+    """Folder checks are the background lane's (`-Q background` workers): a checker's kill -9
+    mid-check hands the check to another checker after the heartbeat limit, and a learner's
+    grading sent while the check runs is graded at once by the grading worker, never behind it."""
     from app.grading import checks
 
     web, workers = stack
     base = web.serve()
     quick = {"GRADING_STALE_AFTER_S": "5", "GRADING_TEST_CHECK_FUNCTION": "tests.celery.celery_fakes:check"}
-    workers.start("w1", extra=quick)
+    workers.start("checker-1", queues="background", extra=quick)
+    workers.start("grader", extra=quick)
     with web.app.app_context():
         assert checks.request(web.app, ["add-numbers"]) == ["add-numbers"]
     victim = wait_until(lambda: events(web, "check-add-numbers"), 30, "the check to start")[0][1]
-    workers.start("w2", extra=quick)
     learner = Learner(base)
-    graded, busy_marker = uuid.uuid4().hex, uuid.uuid4().hex
-    busy = submit(learner, busy_marker, sleep=2)  # w2 is busy for 2 s
-    wait_until(lambda: events(web, busy_marker), 30, "w2 to be busy")
+    graded = uuid.uuid4().hex
+    sent_at = time.time()
     submission_id = submit(learner, graded)
+    assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
+    waited = events(web, graded)[0][2] - sent_at
+    figure("a learner's grading sent while a check runs -> started after", f"{waited:.2f} s")
+    assert victim == "checker-1" and waited < 5, "a learner's grading waited for a folder check"
+
+    workers.start("checker-2", queues="background", extra=quick)
     killed_at = time.time()
     workers.kill(victim)
-
     assert wait_until(lambda: check_verdict(web), 90, "the check to be taken over") == (True, 2)
-    assert learner.result(submission_id, timeout=30)["result"]["status"] == "pass"
-    assert learner.result(busy, timeout=30)["result"]["status"] == "pass"
-    again = events(web, "check-add-numbers")[1][2]
-    figure("whole worker kill -9 mid-check -> checked again after", f"{again - killed_at:.2f} s (heartbeat limit 5 s)")
-    assert again - killed_at < 5 + 10
-    assert events(web, graded)[0][2] < again, "the check was taken before a learner's grading waiting with it"
+    again = events(web, "check-add-numbers")[1]
+    figure("whole checker kill -9 mid-check -> checked again after",
+           f"{again[2] - killed_at:.2f} s (heartbeat limit 5 s)")
+    assert again[1] == "checker-2" and again[2] - killed_at < 5 + 10
 
 
 def test_a_job_that_keeps_killing_its_grader_ends_after_n_attempts(stack):
@@ -257,6 +261,18 @@ def run_state(learner: Learner, run_id: str) -> dict:
     return learner.request("GET", f"/api/runs/{run_id}")[1]
 
 
+def start_a_run_and_a_check(web: Stack, learner: Learner, source: str) -> str:
+    """A Run of `source` and a check of add-numbers, both started on the workers; the Run's id."""
+    from app.grading import checks
+
+    run_id = start_run(learner, source)
+    with web.app.app_context():
+        checks.request(web.app, ["add-numbers"])
+    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
+               60, "the Run and the check to start")
+    return run_id
+
+
 def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_again(stack):
     web, workers = stack
     base = web.serve()
@@ -279,19 +295,14 @@ def test_a_run_on_a_killed_worker_is_ended_after_the_heartbeat_limit_not_run_aga
 def test_skewed_clocks_take_over_no_live_run_or_check(postgres_stack):
     """The clock-skew test of the gradings, for the other two kinds: a Run and a folder check run
     on workers 5 minutes behind and ahead while an on-time worker sweeps; neither is taken over."""
-    from app.grading import checks
 
     web, workers, _ = postgres_stack
     base = web.serve()
     # Behind: on the host's clock (as Runs were claimed and beaten before) its beats look 5 minutes old.
     workers.start("runner-behind", queues="runs", extra={**_faketime("-5m"), **REAL_RUNS})
-    workers.start("checker-ahead", extra={**_faketime("+5m"), **FAKE_CHECK})
+    workers.start("checker-ahead", queues="background", extra={**_faketime("+5m"), **FAKE_CHECK})
     learner = Learner(base)
-    run_id = start_run(learner, ENDLESS)
-    with web.app.app_context():
-        checks.request(web.app, ["add-numbers"])
-    wait_until(lambda: run_state(learner, run_id)["status"] == "running" and events(web, "check-add-numbers"),
-               60, "the Run and the check to start")
+    run_id = start_a_run_and_a_check(web, learner, ENDLESS)
     workers.start("on-time", extra=FAKE_CHECK)  # sweeps every second with the right clock
     time.sleep(12)  # 24 heartbeats, 12 sweeps; the stale limit is 30 s
     assert run_state(learner, run_id)["status"] == "running", "a live Run was ended"
@@ -546,3 +557,93 @@ def test_a_worker_stopped_as_compose_down_does_removes_its_sandboxes(stack):
 
     figure("docker: a worker's sandboxes gone after its SIGTERM (compose down), no other worker", f"{gone:.1f} s")
     assert gone < 60
+
+
+def test_redis_stopped_20_s_during_folder_checks_loses_no_check(stack):
+    """Redis away, for the folder checks: a check running when Redis stops ends and keeps its verdict,
+    one asked for while Redis is away waits in the database and is checked once Redis is back."""
+    from app.extensions import db
+    from app.grading import checks
+
+    web, workers = stack
+    web.serve()
+    workers.start("w1", queues="cpu,background", extra={**FAKE_CHECK, "GRADING_TEST_CHECK_SLEEP_S": "8"})
+    with web.app.app_context():
+        assert checks.request(web.app, ["add-numbers"]) == ["add-numbers"]
+    wait_until(lambda: events(web, "check-add-numbers"), 30, "the first check to start")
+
+    web.redis.kill()
+    stopped_at = time.time()
+    with web.app.app_context():
+        try:
+            asked = checks.request(web.app, ["add-again"])
+            refused = ""
+        except Exception as error:  # the token could not be published: the row is what counts
+            asked, refused = [], type(error).__name__
+            db.session.rollback()
+    verdict_during = wait_until(lambda: check_verdict(web), 40, "the running check to end while Redis is away")
+    still_away = time.time() - stopped_at < 20
+    time.sleep(max(0.0, 20 - (time.time() - stopped_at)))
+    waiting = check_verdict(web, "add-again")
+    web.redis.start()
+    back_at = time.time()
+    second = wait_until(lambda: check_verdict(web, "add-again"), 60, "the check asked for during the outage")
+    checked_after = events(web, "check-add-again")[0][2] - back_at
+
+    runs = {exercise: sum(1 for event, _, _ in events(web, f"check-{exercise}") if event == "start")
+            for exercise in ("add-numbers", "add-again")}
+    figure("Redis stopped 20 s during folder checks: asking for a check meanwhile", refused or f"queued {asked}")
+    figure("Redis stopped 20 s during folder checks: the check asked for meanwhile started after Redis returned",
+           f"{checked_after:.1f} s (sweep every 1 s)")
+    assert verdict_during == (True, 1) and still_away, "the running check did not keep its verdict during the outage"
+    assert waiting is None, "a check ran while Redis was away (no token could reach it)"
+    assert second == (True, 1)
+    assert runs == {"add-numbers": 1, "add-again": 1}, "a check ran twice"
+    assert checked_after < 30
+
+
+RUN_FOR_6_S = "import time\ntime.sleep(6)\nprint('ran for 6 s')\n"
+
+
+def test_postgresql_stopped_20_s_keeps_the_run_and_the_check_finished_meanwhile(postgres_stack):
+    """PostgreSQL away, for Runs and folder checks: a Run and a check running when the database stops
+    finish during the outage; each result is stored once the database is back, neither runs again."""
+    from app.extensions import db
+    from app.models import Run
+
+    web, workers, database = postgres_stack
+    base = web.serve()
+    workers.start("runner", queues="runs", extra=REAL_RUNS)
+    workers.start("checker", queues="background", extra={**FAKE_CHECK, "GRADING_TEST_CHECK_SLEEP_S": "6"})
+    learner = Learner(base)
+    run_id = start_a_run_and_a_check(web, learner, RUN_FOR_6_S)
+
+    database.stop()
+    stopped_at = time.time()
+    polled: Counter[int] = Counter()
+    while time.time() - stopped_at < 20:
+        polled[learner.exchange("GET", f"/api/runs/{run_id}")[0]] += 1
+        time.sleep(0.5)
+    database.start()
+    back_at = time.time()
+    ran = wait_until(lambda: (state := run_state(learner, run_id))["status"] == "done" and state, 60,
+                     "the Run's result to be stored")
+    run_stored = time.time() - back_at
+    verdict = wait_until(lambda: check_verdict(web), 60, "the check's verdict to be stored")
+    check_stored = time.time() - back_at
+
+    check_done = [at for event, _, at in events(web, "check-add-numbers") if event == "done"]
+    check_starts = sum(1 for event, _, _ in events(web, "check-add-numbers") if event == "start")
+    with web.app.app_context():
+        run_attempts = db.session.get(Run, run_id).attempts
+        db.session.rollback()
+    takeovers = sum((web.tmp / f"{name}.log").read_text().count("took over") for name in workers.procs)
+    figure("PostgreSQL stopped 20 s: polls of a Run's state during the outage", dict(polled))
+    figure("PostgreSQL stopped 20 s: the Run's / the check's result stored after its return",
+           f"{run_stored:.1f} s / {check_stored:.1f} s; check ended during the outage at "
+           f"+{check_done[0] - stopped_at:.1f} s")
+    assert 500 not in polled and polled[503] > 0
+    assert "ran for 6 s" in json.dumps(ran["result"]), ran
+    assert verdict == (True, 1)
+    assert 0 < check_done[0] - stopped_at < 20, "the check was meant to end during the outage"
+    assert check_starts == 1 and run_attempts == 1 and takeovers == 0, "a job ran again after the outage"

@@ -26,14 +26,14 @@ def _events(web) -> list[tuple[str, str, str]]:
 def test_a_regrade_resumes_after_kill_9_without_a_duplicate(stack):
     from app.extensions import db
     from app.grading import regrade
-    from app.grading.regrade_models import Regrade
-    from app.models import Submission
+    from app.models import Regrade, Submission
 
     web, workers = stack
     web.serve()
     quick = {"GRADING_STALE_AFTER_S": "5"}
-    workers.start("w1", extra=quick)
-    workers.start("w2", extra=quick)
+    # Regrades are the background lane's: `-Q background` workers take them, never a grading worker.
+    workers.start("w1", queues="background", extra=quick)
+    workers.start("w2", queues="background", extra=quick)
     markers = [uuid.uuid4().hex for _ in range(6)]
     slow = markers[2]  # its first grading hangs: the worker is killed while it runs
     ids = store_submissions(web.app, [(f"learner{n}", code(marker, sleep=60 if marker == slow else 0),

@@ -6,8 +6,8 @@ import re
 
 from sqlalchemy import select
 
-from app.accounts.models import User
 from app.extensions import db
+from app.models import User
 from tests.app.accounts_helpers import PASSWORD, csrf_of, login, logout, make_user, register
 
 

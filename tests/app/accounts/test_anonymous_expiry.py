@@ -7,10 +7,8 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from app.extensions import db
-from app.models import utcnow
+from app.models import Draft, QuizAttempt, utcnow
 from app.progress import expiry
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
 
 ANONYMOUS, OTHER, ACCOUNT = "a" * 32, "b" * 32, "u" + "c" * 32
 

@@ -7,9 +7,9 @@ import pytest
 from sqlalchemy import func, select
 
 from app.accounts.lookalikes import skeleton
-from app.accounts.models import User
 from app.accounts.passwords import password_problem
 from app.extensions import db
+from app.models import User
 from tests.app.accounts_helpers import PASSWORD, csrf_of, login, make_user
 
 CYRILLIC_ACE = "\u0430\u0441\u0435@example.org"  # а с е: every letter Cyrillic, one script

@@ -8,10 +8,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from app.accounts.models import User, email_is_clean, normalize_email
+from app.accounts.emails import email_is_clean, normalize_email
 from app.accounts.passwords import password_problem
 from app.extensions import db
-from app.models import Submission
+from app.models import Submission, User
 from tests.app.accounts_helpers import PASSWORD, csrf_of, login, logout, make_user, signed_in
 
 DRAFT_URL = "/api/exercises/add-numbers/draft"

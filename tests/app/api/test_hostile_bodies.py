@@ -9,11 +9,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from app.accounts.models import User
 from app.extensions import db
-from app.models import Submission
-from app.progress.models import Draft
-from app.quizzes.models import QuizAttempt
+from app.models import Draft, QuizAttempt, Submission, User
 from tests.app.accounts_helpers import PASSWORD, QUIZ_ID, add_quiz, csrf_of, make_user, signed_in
 
 JAPANESE = re.compile(r"[\u3040-\u30ff]")

@@ -15,7 +15,7 @@ class StoppedQueue:
     def enqueue(self, kind: str, job_id: str) -> None:
         self.enqueued.append((kind, job_id))
 
-    def wake(self, queue: str | None) -> None:
+    def wake(self, queue: str | None, *, background: bool = False) -> None:
         pass
 
     def recover(self) -> list[str]:

@@ -1,15 +1,16 @@
-"""Folder checks are jobs on the grading queue: seen folders are checked unasked, learners' gradings go first."""
+"""Folder checks are background jobs: seen folders are checked unasked, on threads of their own, not grading ones."""
 
 from __future__ import annotations
 
 import shutil
+import threading
 
 from sqlalchemy import select
 
 from app.extensions import db
 from app.grading import checks, jobs, lost
 from app.grading.kinds import CHECKS
-from app.grading.worker import grade_next
+from app.grading.worker import background_next, grade_next
 from app.models import ExerciseValidation, Submission
 from grader.validate import AUTHORING, FolderReport
 from tests.app.accounts_helpers import GOOD, URL
@@ -51,7 +52,33 @@ def test_new_and_changed_folders_are_checked_without_anyone_opening_a_page(make_
     assert app.test_client().post("/api/exercises/add-more/submissions", json={"code": GOOD}).status_code == 409
 
 
-def test_a_learner_s_grading_goes_before_a_check_and_checks_run_one_at_a_time(make_app):
+def test_a_check_never_holds_the_grading_thread_a_learner_waits_for(make_app):
+    """make_run's in-process queue with ONE grading thread: while a folder check runs (blocked
+    here until the learner's result is in), the learner's submission is graded at once."""
+    check_started, release = threading.Event(), threading.Event()
+
+    def slow_check(exercise, sandbox=None):
+        check_started.set()
+        release.wait(60)
+        return FolderReport(exercise.id, True, [])
+
+    app = make_app(GRADER_WORKERS=1, VALIDATE_FUNCTION=slow_check)
+    try:
+        with app.app_context():
+            checks.request(app, ["add-numbers"])
+        assert check_started.wait(30), "the check never started"
+        client = app.test_client()
+        submission_id = client.post(URL, json={"code": GOOD}).get_json()["id"]
+        graded = wait_until(lambda: (doc := client.get(f"/api/submissions/{submission_id}").get_json())["status"]
+                            == "done" and doc, 30, "the learner's grading while a check runs")
+        assert graded["result"]["status"] == "pass"
+        assert verdicts(app)["add-numbers"].state == "running"  # graded beside the check, not after it
+    finally:
+        release.set()
+    assert wait_until(lambda: verdicts(app)["add-numbers"].state == "done", 30, "the check to end")
+
+
+def test_gradings_and_checks_take_separate_lanes_and_checks_run_one_at_a_time(make_app):
     order: list[str] = []
 
     def fake_check(exercise, sandbox=None):
@@ -76,9 +103,12 @@ def test_a_learner_s_grading_goes_before_a_check_and_checks_run_one_at_a_time(ma
         assert checks.claimable(app, None) == 0  # the slot is taken: the other check waits
         assert checks._claim(app, "add-again", "another-worker") is None
         assert jobs.store(CHECKS, "add-numbers", token, ok=True, problems=[])
-    for _ in range(3):
+    for _ in range(2):
         grade_next(app, None)
-    assert order == ["grading", "check add-again"]  # the learner first, then the waiting check
+    assert order == ["grading"]  # a grading worker takes learners' jobs only
+    for _ in range(2):
+        background_next(app, None)
+    assert order == ["grading", "check add-again"]  # the background lane takes the waiting check
 
 
 def test_a_check_whose_worker_died_is_taken_over_and_ends_after_n_attempts(make_app):

@@ -128,9 +128,9 @@ def test_a_forked_process_gets_its_own_worker_threads(app, client):
     queue = app.extensions["grading_queue"]
     first = client.post(URL, json={"code": GOOD}).get_json()["id"]
     wait_for_done(client, first)  # the pool now holds a thread of this process
-    parent_pool = queue._pool
+    parent_pool = queue._lanes["grading"]
     queue._pid = os.getpid() + 1  # what a forked child sees: the pid differs from the creator's
     second = client.post(URL, json={"code": GOOD}).get_json()["id"]
     assert wait_for_done(client, second)["result"]["status"] == "pass"
-    assert queue._pool is not parent_pool
+    assert queue._lanes["grading"] is not parent_pool
     parent_pool.shutdown(wait=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.exercises.availability import is_unavailable
 from app.extensions import db
 from app.grading import checks
-from app.instructor.models import ExerciseValidation
+from app.models import ExerciseValidation
 from tests.app.instructor.test_validation_freshness import wait_checked
 from tests.grader.test_house_style import NEW_TITLE, new_instructors_quiz
 

@@ -10,9 +10,8 @@ import pytest
 
 from app.extensions import db
 from app.grading import checks
-from app.instructor.models import ExerciseValidation
 from app.instructor.stats import exercise_stats
-from app.models import Submission
+from app.models import ExerciseValidation, Submission
 from grader import results
 from grader.validate import FolderReport
 from tests.app.accounts_helpers import GOOD, URL, WRONG, csrf_of, make_user, signed_in

@@ -5,10 +5,9 @@ from __future__ import annotations
 from sqlalchemy import insert
 from werkzeug.security import generate_password_hash
 
-from app.accounts.models import User
 from app.extensions import db
 from app.instructor.learners import LEARNERS_PAGE
-from app.models import Submission
+from app.models import Submission, User
 from tests.app.accounts_helpers import signed_in
 from tests.app.progress.test_quota_cost import Statements
 

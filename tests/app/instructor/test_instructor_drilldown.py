@@ -9,11 +9,8 @@ from pathlib import Path
 import pytest
 
 from app.extensions import db
-from app.instructor.models import ExerciseValidation
 from app.instructor.stats import ExerciseStats
-from app.models import Submission
-from app.progress.hints import HintReveal
-from app.quizzes.models import QuizAttempt
+from app.models import ExerciseValidation, HintReveal, QuizAttempt, Submission
 from tests.app.accounts_helpers import GOOD, URL, WRONG, signed_in
 from tests.app.instructor.test_instructor import DOCUMENTED, two_check_grader
 from tests.app.web_helpers import wait_for_done

@@ -9,8 +9,7 @@ import pytest
 import app.content.exercises
 from app.extensions import db
 from app.grading import checks
-from app.instructor.models import ExerciseValidation
-from app.models import Submission
+from app.models import ExerciseValidation, Submission
 from grader.validate import AUTHORING, FolderReport
 from tests.app.accounts_helpers import signed_in
 

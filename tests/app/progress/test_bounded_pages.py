@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 from app.accounts.identity import learner_key
-from app.accounts.models import User
 from app.extensions import db
-from app.models import Submission
+from app.models import Submission, User
 from app.progress import quota
 from app.progress.bounds import PAGE_MAX_BYTES
 from app.progress.history import PAGE_SIZE

@@ -139,7 +139,7 @@ def test_pages_with_a_stored_extreme_figure_answer(app):
     client = signed_in(app, "measurer@example.org")
     with client.session_transaction() as session:
         user = int(session["_user_id"].split(":")[0])
-    from app.accounts.models import User
+    from app.models import User
 
     with app.app_context():
         learner = db.session.get(User, user).learner_key

@@ -8,7 +8,8 @@ import pytest
 from flask import Flask
 
 from app.extensions import db
-from app.progress.hints import HintReveal, use_by_exercise
+from app.models import HintReveal
+from app.progress.hints import use_by_exercise
 from tests.app.accounts_helpers import login, make_user
 
 REPO = Path(__file__).resolve().parents[3]

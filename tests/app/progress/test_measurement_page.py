@@ -22,7 +22,7 @@ def _stored(app, email: str, result: dict) -> str:
     client = signed_in(app, email)
     with client.session_transaction() as session:
         user = int(session["_user_id"].split(":")[0])
-    from app.accounts.models import User
+    from app.models import User
 
     with app.app_context():
         learner = db.session.get(User, user).learner_key

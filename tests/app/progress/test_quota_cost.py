@@ -12,9 +12,8 @@ from sqlalchemy import event, insert, text
 from app import create_app
 from app.config import REPO_ROOT
 from app.extensions import db
-from app.models import Submission
+from app.models import Draft, Submission
 from app.progress import quota
-from app.progress.models import Draft
 from tests.app.accounts_helpers import URL, signed_in
 from tests.app.progress.test_bounded_pages import learner_of
 

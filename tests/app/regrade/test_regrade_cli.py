@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from app.extensions import db
-from app.grading.regrade_models import Regrade
-from app.models import Submission
+from app.models import Regrade, Submission
 from tests.app.regrade.regrade_helpers import EXERCISE, GOOD, WRONG, mark_validated, old_result, store_submissions
 
 

@@ -7,9 +7,8 @@ from sqlalchemy import select
 
 from app.extensions import db
 from app.grading import regrade
-from app.grading.regrade_models import Regrade, RegradeRun
-from app.grading.worker import grade_next
-from app.models import Submission
+from app.grading.worker import background_next, grade_next
+from app.models import Regrade, RegradeRun, Submission
 from tests.app.grading.queues import StoppedQueue, wait_until
 from tests.app.regrade.regrade_helpers import (
     EXERCISE,
@@ -81,7 +80,7 @@ def test_refused_while_one_runs_or_when_the_folder_does_not_validate(make_app):
             regrade.start(app, "pick-a-dtype")
 
 
-def test_learners_gradings_go_before_regrades(make_app):
+def test_regrades_are_the_background_lane_s_never_a_grading_worker_s(make_app):
     app = make_app(GRADING_QUEUE=StoppedQueue)
     store_submissions(app, [(f"old{n}", GOOD, old_result(False, 0.0)) for n in range(3)])
     mark_validated(app)
@@ -91,8 +90,10 @@ def test_learners_gradings_go_before_regrades(make_app):
         db.session.add(waiting)
         db.session.commit()
         waiting_id = waiting.id
-    # One free worker: the learner's grading first, then the regrades one at a time.
+    # A grading worker takes the learner's job and never a regrade; the background lane takes
+    # the regrades, one at a time.
     assert grade_next(app) == waiting_id
+    assert grade_next(app) is None
     with app.app_context():
         regrade_ids = set(db.session.scalars(select(Regrade.id)))
-    assert grade_next(app) in regrade_ids
+    assert background_next(app) in regrade_ids

@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
-from app.accounts.models import User
 from app.extensions import db
 from app.grading import regrade
+from app.models import User
 from tests.app.accounts_helpers import csrf_of, login, make_user, signed_in
 from tests.app.grading.queues import wait_until
 from tests.app.regrade.regrade_helpers import EXERCISE, GOOD, WRONG, mark_validated, old_result, store_submissions

@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 
 from app.extensions import db
 from app.grading import regrade
-from app.grading.regrade_models import Regrade
+from app.models import Regrade
 from tests.app.grading.queues import StoppedQueue, wait_until
 from tests.app.regrade.regrade_helpers import (
     EXERCISE,
@@ -44,9 +44,6 @@ class TokenCounter:
         monkeypatch.setattr(ThreadPoolExecutor, "submit", counting)
 
 
-@pytest.mark.xfail(strict=True, reason="InProcessQueue.recover gives each queued regrade a token of its own "
-                   "until the background lane (queue.py, the lead's change) gives a lane's tokens at most "
-                   "its threads; remove this marker when that lands (strict: an unexpected pass fails)")
 def test_a_restart_gives_queued_regrades_a_few_tokens_and_regrades_each_once(make_app, monkeypatch):
     # The first server wrote the run and stopped before its worker took any (one was running: kill -9).
     first = make_app(GRADING_QUEUE=lambda app: StoppedQueue())

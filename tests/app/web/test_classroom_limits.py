@@ -7,12 +7,10 @@ from limits import parse_many
 from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
 
-from app.accounts.models import User
 from app.config import from_environment
 from app.extensions import db
-from app.models import Submission
-from app.progress.models import Draft
-from tests.app.accounts_helpers import GOOD, QUIZ_ID, URL, add_quiz, csrf_of
+from app.models import Draft, Submission, User
+from tests.app.accounts_helpers import GOOD, QUIZ_ID, URL, add_quiz, login
 
 CLASSROOM = "203.0.113.5"  # the school's NAT address, as the proxy forwards it
 PASSWORD = "a class pass phrase"
@@ -37,12 +35,6 @@ def make_class(app) -> list[str]:
     return emails
 
 
-def log_in(client, email: str, password: str) -> int:
-    token = csrf_of(client.get("/login").get_data(as_text=True))
-    return client.post("/login", data={"csrf_token": token, "email": email,
-                                       "password": password}).status_code
-
-
 def test_a_class_behind_one_address_is_never_refused(make_app, content):
     add_quiz(content["exercises"])
     app = make_app(TRUSTED_PROXIES=1)  # every other limit at its default
@@ -50,10 +42,10 @@ def test_a_class_behind_one_address_is_never_refused(make_app, content):
     pupils, refused = [], []
     for n, email in enumerate(emails):
         client = from_classroom(app)
-        codes = [log_in(client, email, "a clas pass phrase") for _ in range(3)]  # typos
+        codes = [login(client, email, "a clas pass phrase").status_code for _ in range(3)]  # typos
         if n % 6 == 0:
-            codes.append(log_in(client, email.replace("pupil", "pupl"), PASSWORD))  # no account
-        codes.append(log_in(client, email, PASSWORD))
+            codes.append(login(client, email.replace("pupil", "pupl"), PASSWORD).status_code)  # no account
+        codes.append(login(client, email, PASSWORD).status_code)
         assert codes[-1] == 302, (email, codes)
         refused += [code for code in codes if code == 429]
         pupils.append(client)
@@ -93,7 +85,7 @@ def test_anonymous_floods_from_one_address_still_meet_its_limits(make_app):
     # ... while a logged-in learner at the same address saves on (their own limit).
     make_class(app)
     pupil = from_classroom(app)
-    assert log_in(pupil, "pupil00@school.example", PASSWORD) == 302
+    assert login(pupil, "pupil00@school.example", PASSWORD).status_code == 302
     assert pupil.put(DRAFT, json={"code": "# mine"}).status_code == 200
 
 
@@ -101,13 +93,13 @@ def test_logins_from_one_address_meet_the_address_limit_whatever_the_email(make_
     app = make_app(TRUSTED_PROXIES=1, LOGIN_ADDRESS_RATE_LIMIT="3/minute")
     make_class(app)
     sprayer = from_classroom(app)
-    codes = [log_in(sprayer, f"nobody{n}@school.example", "guess") for n in range(3)]
+    codes = [login(sprayer, f"nobody{n}@school.example", "guess").status_code for n in range(3)]
     assert codes == [400, 400, 400]
     # Past the limit a known email answers as an unknown one: the limit tells no one which
     # emails have accounts, and costs no hash. The price: the class behind this address waits
     # for the window too (the default, 150 a minute, holds a class of 30 with 3 typos each).
-    assert log_in(sprayer, "nobody9@school.example", "guess") == 429
-    assert log_in(from_classroom(app), "pupil01@school.example", PASSWORD) == 429
+    assert login(sprayer, "nobody9@school.example", "guess").status_code == 429
+    assert login(from_classroom(app), "pupil01@school.example", PASSWORD).status_code == 429
 
 
 def test_cookie_less_quiz_verdicts_share_one_budget_per_address(make_app, content):

@@ -23,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.test import TestResponse
 
 from app.extensions import db
-from tests.app.accounts_helpers import GOOD, PASSWORD, QUIZ_ID, add_quiz, csrf_of, login, make_user
+from tests.app.accounts_helpers import GOOD, PASSWORD, QUIZ_ID, add_quiz, csrf_of, form_post, login, make_user
 
 SETTINGS = ["SUBMISSION_RATE_LIMIT", "SUBMISSION_ADDRESS_RATE_LIMIT", "LOGIN_RATE_LIMIT",
             "LOGIN_ADDRESS_RATE_LIMIT", "REGISTER_RATE_LIMIT", "PASSWORD_CHANGE_RATE_LIMIT",
@@ -44,11 +44,6 @@ def add_hint(exercises: Path) -> None:
         encoding="utf-8")
 
 
-def form(client: FlaskClient, page: str, fields: dict[str, str], action: str | None = None) -> TestResponse:
-    token = csrf_of(client.get(page).get_data(as_text=True))
-    return client.post(action or page, data={"csrf_token": token, **fields})
-
-
 @dataclass
 class Case:
     """How to reach a route: a request that gets past the limits to the database, and one the server serves."""
@@ -66,22 +61,22 @@ CASES: dict[tuple[str, str], Case] = {
         lambda c: c.post("/api/exercises/add-numbers/run", json={"code": "print(1)"}),
         lambda c: c.post("/api/exercises/add-numbers/run", json={"code": 3})),
     ("accounts.login", "POST"): Case(
-        lambda c: form(c, "/login", {"email": "nobody@example.org", "password": "guess"}),
-        lambda c: form(c, "/login", {"email": "nobody@example.org", "password": "guess"})),
+        lambda c: form_post(c, "/login", {"email": "nobody@example.org", "password": "guess"}),
+        lambda c: form_post(c, "/login", {"email": "nobody@example.org", "password": "guess"})),
     ("accounts.register", "POST"): Case(
-        lambda c: form(c, "/register", {"email": "new@example.org", "password": PASSWORD, "confirm": PASSWORD}),
-        lambda c: form(c, "/register", {"email": "new@example.org", "password": PASSWORD, "confirm": "other"})),
+        lambda c: form_post(c, "/register", {"email": "new@example.org", "password": PASSWORD, "confirm": PASSWORD}),
+        lambda c: form_post(c, "/register", {"email": "new@example.org", "password": PASSWORD, "confirm": "other"})),
     ("accounts.password", "POST"): Case(
-        lambda c: form(c, "/account/password", {"current": PASSWORD, "password": "a new pass phrase",
+        lambda c: form_post(c, "/account/password", {"current": PASSWORD, "password": "a new pass phrase",
                                                 "confirm": "a new pass phrase"}),
-        lambda c: form(c, "/account/password", {"current": "wrong", "password": "a new pass phrase",
+        lambda c: form_post(c, "/account/password", {"current": "wrong", "password": "a new pass phrase",
                                                 "confirm": "a new pass phrase"}),
         logged_in=True),
     ("progress.put_draft", "PUT"): Case(lambda c: c.put(DRAFT, json={"code": "x = 1"}),
                                         lambda c: c.put(DRAFT, json={"code": "x = 1"})),
     ("progress.delete_draft", "DELETE"): Case(lambda c: c.delete(DRAFT), lambda c: c.delete(DRAFT)),
-    ("quizzes.answer", "POST"): Case(lambda c: form(c, f"/quizzes/{QUIZ_ID}", {"bits": "32"}),
-                                     lambda c: form(c, f"/quizzes/{QUIZ_ID}", {"bits": "32"})),
+    ("quizzes.answer", "POST"): Case(lambda c: form_post(c, f"/quizzes/{QUIZ_ID}", {"bits": "32"}),
+                                     lambda c: form_post(c, f"/quizzes/{QUIZ_ID}", {"bits": "32"})),
     ("quizzes.api_answers", "POST"): Case(
         lambda c: c.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"bits": 32}}),
         lambda c: c.post(f"/api/quizzes/{QUIZ_ID}/answers", json={"answers": {"bits": 32}})),

@@ -1,36 +1,22 @@
-"""Database models of the jobs: a learner's submission and its result, a Run of their code, a folder's check."""
+"""The jobs' models: a learner's submission and its result, a Run of their code, a folder's check."""
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, false
+from sqlalchemy import JSON, Boolean, Index, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from app.extensions import db
+from app.models.base import JobColumns, UTCDateTime, code_size, new_id, utcnow
 from app.stored_json import finite_on_load
 
 # "held": stored but not yet admitted (the caps are counted after storing); no worker claims it.
 STATUSES = ("held", "queued", "running", "done")
 
 
-def _new_id() -> str:
-    # uuid4 carries 122 random bits: a submission's id is not guessable from another's.
-    return str(uuid.uuid4())
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def code_size(code: str | None) -> int:
-    """What a code column stores, in bytes (UTF-8), as the storage quota counts it."""
-    return len(code.encode("utf-8", "surrogatepass")) if code else 0
-
-
-class Submission(db.Model):  # type: ignore[name-defined,misc]
+class Submission(JobColumns, db.Model):  # type: ignore[name-defined,misc]
     """Code sent for one exercise, and what the grader said about it."""
 
     __tablename__ = "submissions"
@@ -40,7 +26,7 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
         Index("ix_submissions_learner_bytes", "learner", "code_bytes"),
     )
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     exercise_id: Mapped[str] = mapped_column(String(64), index=True)
     # Whose work this is: an account's or an anonymous browser's key (app.accounts.identity).
     # Null only for rows stored before accounts existed; no one can read those.
@@ -51,16 +37,8 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     lang: Mapped[str] = mapped_column(String(8), default="en")
     status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # Set by the worker that claimed the job: only that claim may store the result, and a
-    # heartbeat that stops (the worker died) lets another worker take the job over.
-    claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
-    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # Claims so far: a job whose grading process died this many times ends with a message
-    # (GRADING_MAX_ATTEMPTS) instead of killing worker after worker.
-    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # What a running job waits for, set by its worker: "starting" while a sandbox is started
     # for it (no warm one was free; grader.api.grade_code's on_phase); None otherwise.
     phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -91,7 +69,7 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
             "elapsed_s": self.elapsed_s(),
             "phase": self.phase if self.status == "running" else None,
             # With its zone: the browser shows it in the learner's own time (app/static/src/times.js).
-            "created_at": as_utc(self.created_at).isoformat() if self.created_at else None,
+            "created_at": self.created_at.isoformat() if self.created_at else None,
         }
 
     def waited_s(self) -> float | None:
@@ -102,13 +80,10 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
         """Seconds since grading started, while it runs; None otherwise."""
         if self.status != "running" or self.started_at is None:
             return None
-        started = self.started_at
-        if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
-            started = started.replace(tzinfo=UTC)
-        return round(max(0.0, (utcnow() - started).total_seconds()), 1)
+        return _elapsed(self.started_at)
 
 
-class Run(db.Model):  # type: ignore[name-defined,misc]
+class Run(JobColumns, db.Model):  # type: ignore[name-defined,misc]
     """Code a learner ran without grading (the Run button): a short-lived job, not a submission.
 
     Kept only until the learner's next Run (or RUN_KEEP_S): nothing of it is graded or shown
@@ -117,7 +92,7 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
 
     __tablename__ = "runs"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     exercise_id: Mapped[str] = mapped_column(String(64))
     learner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     code: Mapped[str] = mapped_column(Text)
@@ -125,13 +100,8 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[str] = mapped_column(String(16), index=True, default="queued")
     # The run document (grader.sandboxes.base.validate_run_document), once done.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
-    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # Claims so far (app.grading.jobs counts them for every kind; a lost Run is ended, not retried).
-    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     anon_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     from_address: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
@@ -147,20 +117,13 @@ class Run(db.Model):  # type: ignore[name-defined,misc]
         }
 
 
-def as_utc(moment: datetime) -> datetime:
-    """SQLite gives naive datetimes, stored as UTC: say so."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
 def _elapsed(started: datetime | None) -> float | None:
     if started is None:
         return None
-    if started.tzinfo is None:  # SQLite gives naive datetimes, stored as UTC
-        started = started.replace(tzinfo=UTC)
     return round(max(0.0, (utcnow() - started).total_seconds()), 1)
 
 
-class ExerciseValidation(db.Model):  # type: ignore[name-defined,misc]
+class ExerciseValidation(JobColumns, db.Model):  # type: ignore[name-defined,misc]
     """One folder's check through the real grader (solution passes, starter fails): a background job.
 
     Its state is the job's status (queued | running | done); a worker claims and beats it like a
@@ -173,16 +136,12 @@ class ExerciseValidation(db.Model):  # type: ignore[name-defined,misc]
     state: Mapped[str] = mapped_column(String(16), default="queued")  # queued | running | done
     ok: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     problems: Mapped[list[str]] = mapped_column(JSON, default=list)
-    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # The folder's fingerprint (grader.fingerprint) the verdict is about: another one now means stale.
     fingerprint: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # Its tests cannot be graded at all (an authoring error): learners do not get the exercise.
     broken: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    claimed_by: Mapped[str | None] = mapped_column(String(36), nullable=True)
-    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SpentToken(db.Model):  # type: ignore[name-defined,misc]
@@ -196,7 +155,7 @@ class SpentToken(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "spent_tokens"
 
     token: Mapped[str] = mapped_column(String(64), primary_key=True)
-    spent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    spent_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 
 # Results are read as data, never trusted to be finite (app.stored_json).

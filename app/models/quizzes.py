@@ -1,21 +1,15 @@
-"""Database model of a quiz attempt: what a learner answered and how it was graded."""
+"""A quiz attempt's model: what a learner answered and how it was graded."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, Index, String
+from sqlalchemy import JSON, Float, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
-from app.models import utcnow
-
-
-def _new_id() -> str:
-    # Random like a submission's id: one learner's attempt cannot be found from another's.
-    return str(uuid.uuid4())
+from app.models.base import UTCDateTime, new_id, utcnow
 
 
 class QuizAttempt(db.Model):  # type: ignore[name-defined,misc]
@@ -24,7 +18,7 @@ class QuizAttempt(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "quiz_attempts"
     __table_args__ = (Index("ix_quiz_attempts_learner_exercise", "learner", "exercise_id"),)
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=_new_id)
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     learner: Mapped[str] = mapped_column(String(64))
     exercise_id: Mapped[str] = mapped_column(String(64))
     lang: Mapped[str] = mapped_column(String(8), default="en")
@@ -32,4 +26,4 @@ class QuizAttempt(db.Model):  # type: ignore[name-defined,misc]
     result: Mapped[dict[str, Any]] = mapped_column(JSON)
     score: Mapped[float] = mapped_column(Float)
     # Indexed: anonymous attempts expire by it (app.progress.expiry).
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
