@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from grader.amp import checks as amp_checks
-from grader.amp.registry import OUTCOME_TITLES
+from grader.amp.registry import OUTCOME_TITLES, runs_title
 from grader.loader import Exercise
 
 Titles = dict[str, dict[str, str]]  # check slug -> lang -> title
@@ -107,8 +107,9 @@ def _name(func: ast.expr) -> tuple[str, str]:
     return "", ""
 
 
-def _amp_title(call: ast.Call, attr: str, names: dict[str, object]) -> tuple[str, dict[str, str]] | None:
-    """The slug and title an amp.check/runs/weights call declares."""
+def _amp_title(call: ast.Call, attr: str, names: dict[str, object],
+               entry: str) -> tuple[str, dict[str, str]] | None:
+    """The slug and title an amp.check/runs/weights call declares (`entry`: the function runs names)."""
     given = _texts(_keyword(call, "title", names))
     if attr == "check" and call.args:
         slug = _literal(call.args[0], names)
@@ -121,12 +122,13 @@ def _amp_title(call: ast.Call, attr: str, names: dict[str, object]) -> tuple[str
         return slug, given or dict(registered)
     if attr in _AMP_OUTCOMES:
         slug = _AMP_OUTCOMES[attr]
-        return slug, given or dict(OUTCOME_TITLES[slug])
+        return slug, given or (runs_title(entry) if slug == "runs" else dict(OUTCOME_TITLES[slug]))
     return None
 
 
-def titles_from_source(source: str) -> Titles:
-    """Every check a test module declares, with its title in each language it has."""
+def titles_from_source(source: str, entry: str = "train_one_epoch") -> Titles:
+    """Every check a test module declares, with its title in each language it has (`entry`: the
+    function an AMP scenario calls, which amp.runs' standard title names)."""
     titles: Titles = {}
     try:
         tree = ast.parse(source)
@@ -149,21 +151,23 @@ def titles_from_source(source: str) -> Titles:
         elif isinstance(node, ast.Call):
             owner, attr = _name(node.func)
             if owner == "amp":
-                found = _amp_title(node, attr, names)
+                found = _amp_title(node, attr, names, entry)
                 if found:
                     titles[found[0]] = found[1]
     return titles
 
 
 @lru_cache(maxsize=256)
-def _cached(path: Path, _mtime: int) -> Titles:
-    return titles_from_source(path.read_text(encoding="utf-8"))
+def _cached(path: Path, _mtime: int, entry: str) -> Titles:
+    return titles_from_source(path.read_text(encoding="utf-8"), entry)
 
 
 def check_titles(exercise: Exercise, lang: str) -> dict[str, str]:
     """check slug -> title in `lang` (English where the check has none in `lang`; else the slug)."""
     found: dict[str, str] = {}
+    scenario = exercise.config.amp
+    entry = scenario.entry_or(exercise.config.entry) if scenario else exercise.config.entry or "train_one_epoch"
     for path in sorted((exercise.path / "tests").glob("*.py")):
-        for slug, title in _cached(path, path.stat().st_mtime_ns).items():
+        for slug, title in _cached(path, path.stat().st_mtime_ns, entry).items():
             found[slug] = title.get(lang) or title.get("en") or slug
     return found

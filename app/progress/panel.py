@@ -76,6 +76,6 @@ def submission_panel(submission_id: str) -> Response:
     own = found.learner == learner_key()
     standing = learner_progress(learner_key()).get(found.exercise_id) if own else None
     response = Response(render_template("progress/panel_fragment.html", result=found.result,
-                                        standing=standing), mimetype="text/html")
+                                        submission_id=found.id, standing=standing), mimetype="text/html")
     response.headers["Cache-Control"] = "no-store"  # the standing changes with the next submission
     return response

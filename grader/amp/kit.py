@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from grader.amp import checks
 from grader.amp.findings import LoopSpec
 from grader.amp.outcome import EXTRA_NOTES, check_reference, reference_run, weights_match
-from grader.amp.registry import NEEDS, RUNS_HINT, RUNS_TITLE, WEIGHTS_HINT, WEIGHTS_TITLE
+from grader.amp.registry import NEEDS, RUNS_HINT, RUNS_TITLE, WEIGHTS_HINT, WEIGHTS_TITLE, runs_title
 from grader.amp.review import Review
 from grader.amp.timeline import publish as publish_timeline
 from grader.amp.timeline import skip_cause
@@ -173,8 +173,17 @@ def check(slug: str, *, title: Text | None = None, hint: Text | None = None, **e
     return declare(slug, title=title or known.title, hint=hint or known.hint, **extra)(test)
 
 
-def runs(*, title: Text = RUNS_TITLE, hint: Text = RUNS_HINT, **extra: Any) -> Any:
-    """A test that the learner's function ran to the end (a crash is explained by its check)."""
+def runs(*, title: Text | None = None, hint: Text = RUNS_HINT, **extra: Any) -> Any:
+    """A test that the learner's function ran to the end (a crash is explained by its check).
+
+    Its standard title names the function the scenario calls: `evaluate` in an evaluation.
+    """
+    if title is None:
+        try:
+            declared, entry = _scenario_for(_caller_file())
+            title = runs_title(LoopSpec.of(declared, entry).entry)
+        except AuthoringError:  # a wrong [amp] table: every check's test reports it
+            title = RUNS_TITLE
 
     def test(review: Review) -> None:
         review.runs().enforce()

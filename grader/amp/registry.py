@@ -48,7 +48,12 @@ CHECKS: dict[str, AmpCheck] = {}
 
 # The two outcome checks of every AMP exercise (grader.amp.kit's runs() and weights()): not
 # registered checks, but declared by slug like them, with these standard texts.
-RUNS_TITLE = {"en": "train_one_epoch runs to the end", "ja": "train_one_epoch が最後まで動く"}
+def runs_title(entry: str = "train_one_epoch") -> Text:
+    """The runs check's standard title, naming the function the scenario calls (`evaluate`, ...)."""
+    return {"en": f"{entry} runs to the end", "ja": f"{entry} が最後まで動く"}
+
+
+RUNS_TITLE = runs_title()
 RUNS_HINT = {"en": "Fix the mistake named above first; the rest follows.",
              "ja": "まず上で指摘された誤りを直しましょう。"}
 WEIGHTS_TITLE = {"en": "Trains the model like the reference", "ja": "模範解答と同じように学習する"}

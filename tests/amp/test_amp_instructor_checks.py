@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from grader.amp.findings import LoopSpec
 from grader.api import grade_code
 from grader.loader import load_exercise
+from grader.titles import check_titles
 
 VARIANTS = Path(__file__).parent / "variants"
 PARTIAL = VARIANTS / "amp-bf16-accumulate-partial"
@@ -139,3 +141,19 @@ def test_the_right_accuracy_as_a_tensor_is_told_to_be_a_python_number():
     found = failing(grade(ACCURACY, source))
     assert set(found) == {"returns-like-reference"}, found
     assert "returned the right value as a Tensor" in found["returns-like-reference"]["message"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_evaluations_standard_runs_title_names_its_function(tmp_path: Path, lang: str):
+    # A new instructor's evaluation folder that leaves amp.runs' title to the grader: it once
+    # read "train_one_epoch runs to the end" beside a function called evaluate.
+    folder = tmp_path / ACCURACY.name
+    shutil.copytree(ACCURACY, folder)
+    test_file = next((folder / "tests").glob("test_*.py"))
+    source = test_file.read_text(encoding="utf-8")
+    test_file.write_text(swap(source, 'amp.runs(given=True, title={"en": "evaluate runs to the end", '
+                                      '"ja": "evaluate が最後まで動く"})', "amp.runs(given=True)"), encoding="utf-8")
+    expected = {"en": "evaluate runs to the end", "ja": "evaluate が最後まで動く"}[lang]
+    runs = next(t for t in grade(folder, ACCURACY_SOLUTION, lang)["tests"] if t["check"] == "runs")
+    assert runs["title"] == expected and runs["status"] == "pass"
+    assert check_titles(load_exercise(folder), lang)["runs"] == expected  # the pages' titles agree

@@ -1,14 +1,11 @@
 """The regrade report and the learner's note at 390 and 1280 px in en and ja: changed verdicts first,
-nothing wider than the window, the note in the learner's language."""
+nothing wider than the window, the note in the learner's language on the submission's page, in its
+history and in the editor's results panel (on return to the exercise, and on reopening it)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from app.extensions import db
-from app.models import Regrade, RegradeRun, Submission
 from tests.browser.layout_helpers import (
     CODE_EXERCISE,
     DESKTOP,
@@ -17,34 +14,10 @@ from tests.browser.layout_helpers import (
     log_in,
     make_account,
     overflow,
-    result_document,
 )
+from tests.browser.regrade_helpers import NOTE, UNDER_WAY, finished_run, run_under_way
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-NOTE = {"en": "after the exercise changed: was 60%, now 100%.", "ja": "に再採点しました：60% → 100%"}
-
-
-def finished_run(app, changed: str, unchanged: str) -> None:
-    """A regrade run as its worker leaves it: one verdict changed (60% -> 100%), one the same."""
-    old = {**result_document("fail"), "score": 0.6}
-    with app.app_context():
-        run = RegradeRun(exercise_id=CODE_EXERCISE, scope="latest", total=2, requested_by="teach@example.org",
-                         finished_at=datetime.now(UTC))
-        db.session.add(run)
-        db.session.flush()
-        new = result_document("pass")
-        db.session.add_all([
-            Regrade(run_id=run.id, submission_id=unchanged, exercise_id=CODE_EXERCISE, status="done",
-                    old_result=result_document("fail"), new_result=result_document("fail"), old_score=0.25,
-                    new_score=0.25, changed=[], finished_at=datetime.now(UTC), attempts=1),
-            Regrade(run_id=run.id, submission_id=changed, exercise_id=CODE_EXERCISE, status="done",
-                    old_result=old, new_result=new, old_score=0.6, new_score=1.0,
-                    changed=["distances-shape"], finished_at=datetime.now(UTC), attempts=1),
-        ])
-        db.session.get(Submission, changed).result = new
-        db.session.commit()
-        db.session.remove()
 
 
 def signed_in(browser, viewport, base: str, email: str, lang: str):
@@ -91,4 +64,40 @@ def test_the_report_and_the_learner_s_note(browser, live_app, viewport, lang):
     assert NOTE[lang] in page.locator(".history-item").first.locator(".regraded-note").inner_text()
     assert overflow(page) == 0
     page.screenshot(path=f"/tmp/regrade-note-{lang}-{viewport['width']}.png", full_page=True)
+    for address in (f"/exercises/{CODE_EXERCISE}", f"/exercises/{CODE_EXERCISE}?restore={changed}"):
+        page.goto(base + address)
+        in_panel = page.locator("#results .results-panel .regraded-note")
+        in_panel.wait_for()
+        assert NOTE[lang] in in_panel.inner_text()
+        in_panel.scroll_into_view_if_needed()
+        assert in_panel.is_visible() and overflow(page) == 0
+    page.screenshot(path=f"/tmp/regrade-editor-{lang}-{viewport['width']}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("viewport", [MOBILE, DESKTOP], ids=["390", "1280"])
+def test_the_report_of_a_run_under_way(browser, live_app, viewport, lang):
+    app, base = live_app
+    learners = [make_account(app, f"learner-{n}-with-a-rather-long-address@example.org")[1] for n in range(3)]
+    changed, kept, waiting = (add_submission(app, learner, verdict="fail") for learner in learners)
+    run_under_way(app, changed, kept, waiting)
+    make_account(app, "teach@example.org", role="instructor")
+
+    context, page = signed_in(browser, viewport, base, "teach@example.org", lang)
+    page.goto(f"{base}/instructor/exercises/{CODE_EXERCISE}/regrade")
+    progress, kept_text, waiting_text = UNDER_WAY[lang]
+    assert progress in page.locator("#regrade-progress").inner_text()
+    assert page.locator('meta[http-equiv="refresh"]').count() == 1  # it follows the run by itself
+    assert page.locator(".regrade-form").count() == 0  # no second run while this one is under way
+    rows = page.locator("table.regrade-rows tbody tr")
+    assert [rows.nth(i).get_attribute("data-submission") for i in range(3)] == [changed, kept, waiting]
+    assert kept_text in rows.nth(1).inner_text() and waiting_text in rows.nth(2).inner_text()
+    assert overflow(page) == 0
+    # The caption's words are in the window, not centred over the scrolled table's hidden part.
+    caption_right = page.evaluate("""() => { const range = document.createRange();
+        range.selectNodeContents(document.querySelector('table.regrade-rows caption'));
+        return range.getBoundingClientRect().right; }""")
+    assert caption_right <= viewport["width"]
+    page.screenshot(path=f"/tmp/regrade-under-way-{lang}-{viewport['width']}.png", full_page=True)
     context.close()

@@ -59,6 +59,8 @@ test_weights = amp.weights(depends=["runs"])
     assert set(titles["one-scaler"]) == {"en", "ja"} and titles["one-scaler"]["en"] != "one-scaler"
     assert titles["fp32-master-weights"] == {"en": "Mine", "ja": "私の"}
     assert titles["runs"]["en"] == "train_one_epoch runs to the end"
+    assert titles_from_source(source, "evaluate")["runs"] == {"en": "evaluate runs to the end",
+                                                              "ja": "evaluate が最後まで動く"}
     assert titles["weights-match-reference"]["ja"] == "模範解答と同じように学習する"
 
 

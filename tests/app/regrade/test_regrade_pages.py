@@ -27,6 +27,13 @@ def _finished(app):
         return regrade.active_run(EXERCISE) is None
 
 
+def _editor_panel(client, submission_id: str) -> str:
+    """The part of progress.submission_panel the editor keeps (results.js swaps in .results-panel only)."""
+    html = client.get(f"/submissions/{submission_id}/panel").get_data(as_text=True)
+    start = html.index('<div class="results-panel"')
+    return html[start:html.rindex("</div>") + len("</div>")]
+
+
 def test_only_instructors_start_a_regrade_and_only_with_a_csrf_token(make_app):
     app = make_app(WTF_CSRF_ENABLED=True)
     mark_validated(app)
@@ -73,9 +80,11 @@ def test_report_lists_changed_verdicts_first_and_the_learner_reads_the_note(make
     assert "after the exercise changed: was 60%, now 100%." in page and "Regraded on <time" in page
     history = learner.get(f"/exercises/{EXERCISE}/history").get_data(as_text=True)
     assert "was 60%, now 100%" in history
+    assert "was 60%, now 100%" in _editor_panel(learner, fixed_id)
     learner.get("/lang/ja")
     japanese = learner.get(f"/submissions/{fixed_id}").get_data(as_text=True)
     assert "演習の変更により <time" in japanese and "に再採点しました：60% → 100%" in japanese
+    assert "に再採点しました：60% → 100%" in _editor_panel(learner, fixed_id)
     other = signed_in(app, "other@example.org")
     assert "data-regraded" not in other.get(f"/exercises/{EXERCISE}/history").get_data(as_text=True)
 

@@ -15,9 +15,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.extensions import db
+from app.grading import regrade
 from app.models import Submission
 from grader.api import load_exercises, public_questions
 from tests.app.accounts_helpers import login, make_user
+from tests.app.grading.queues import wait_until
+from tests.app.regrade.regrade_helpers import mark_validated
 from tests.app.web_helpers import wait_for_done
 
 REPO = Path(__file__).resolve().parents[3]
@@ -115,7 +118,7 @@ def _signed_in(app: Flask, email: str, role: str = "learner") -> tuple[FlaskClie
 
 @pytest.fixture
 def world(course_app: Flask) -> tuple[World, dict[str, FlaskClient]]:
-    """Four visitors; the busy learner has graded submissions, a draft and a quiz attempt."""
+    """Four visitors; the busy learner has graded submissions (the latest regraded), a draft and a quiz attempt."""
     busy, busy_id = _signed_in(course_app, "busy@example.org")
     fresh, fresh_id = _signed_in(course_app, "fresh@example.org")
     teacher, _teacher_id = _signed_in(course_app, "teach@example.org", "instructor")
@@ -138,6 +141,11 @@ def world(course_app: Flask) -> tuple[World, dict[str, FlaskClient]]:
     assert answered.status_code == 200, answered.get_json()
     with course_app.app_context():
         assert db.session.query(Submission).count() == 2
+    # The instructor regraded the exercise: the report has a row, the latest submission a note.
+    mark_validated(course_app, exercise)
+    with course_app.app_context():
+        regrade.start(course_app, exercise)
+        wait_until(lambda: regrade.active_run(exercise) is None, 60, "the regrade to finish")
     ran = busy.post(f"/api/exercises/{exercise}/run", json={"code": "print(1)"})
     assert ran.status_code == 202, ran.get_json()
     run = ran.get_json()["id"]
@@ -180,8 +188,11 @@ def test_the_busy_learners_pages_render_their_work(world) -> None:
         assert response.status_code == 200, url
     history = busy.get(f"/exercises/{state.exercise}/history").get_data(as_text=True)
     assert "# second try" in history and 'class="diff-add"' in history
+    for url in (f"/submissions/{state.submissions[1]}", f"/submissions/{state.submissions[1]}/panel"):
+        assert "に再採点しました" in busy.get(url).get_data(as_text=True), url  # the regrade's note
     teacher = visitors["instructor"]
     assert teacher.get(f"/instructor/learners/{state.busy_id}").status_code == 200
+    assert "busy@example.org" in teacher.get(f"/instructor/exercises/{state.exercise}/regrade").get_data(as_text=True)
     assert teacher.get(f"/submissions/{state.submissions[0]}").status_code == 200
     anonymous = visitors["anonymous"]
     assert anonymous.get(f"/submissions/{state.submissions[0]}").status_code == 404
