@@ -5,8 +5,8 @@
 Needs the images of `make web-image sandbox-image compose-images`, Debian's docker-compose and a
 Docker engine. Runs its own compose project (COMPOSE_PROJECT_NAME, default learnai-faults) on
 WEB_PORT (default 18021), grades one real solution through a worker container and a docker
-sandbox, has an instructor check every folder (the checks run on the workers, at background
-priority: the web container has neither torch nor a sandbox) and fails unless every folder ends
+sandbox, has an instructor check every folder (the checks run on the checker, the background lane's
+worker: the web container has neither torch nor a sandbox) and fails unless every folder ends
 checked and available, and prints what it measured. It takes the project down (volumes too) at the end.
 """
 
@@ -101,17 +101,21 @@ def check_every_folder(browser: Browser) -> dict[str, str]:
 
     verdicts = wait(states, 1800, "every folder's check", every=5)
     print(f"instructor's check of {len(verdicts)} folders done after {time.monotonic() - asked:.1f} s "
-          f"(one check at a time, on the workers)")
+          f"(one check at a time, on the checker)")
     return verdicts  # type: ignore[no-any-return]
 
 
+# Besides the grading workers: the Run worker and the background lane's checker start sandboxes too.
+SANDBOX_SERVICES = ("checker", "runner")
+
+
 def worker_hosts(client: Any) -> dict[str, str]:
-    """compose service -> the worker container's hostname (its short id), which sandbox labels start with."""
+    """compose service -> each sandbox-starting container's hostname (its short id), which sandbox labels start with."""
     found = {}
     project = {"label": f"com.docker.compose.project={PROJECT}"}
     for container in client.containers.list(ignore_removed=True, filters=project):
         service = container.labels.get("com.docker.compose.service", "")
-        if service.startswith("worker"):
+        if service.startswith("worker") or service in SANDBOX_SERVICES:
             found[service] = container.attrs["Config"]["Hostname"]
     return found
 
@@ -156,7 +160,7 @@ def main() -> int:
             raise SystemExit(f"folders unavailable to learners after the check: {unavailable}")
         print(f"every folder checked ok and available: {len(verdicts)}")
 
-        victim = sorted(hosts)[0]
+        victim = sorted(service for service in hosts if service.startswith("worker"))[0]  # a grading worker
         mine = {hosts[victim]}
         wait(lambda: sandboxes(client, mine), 300, f"{victim}'s sandboxes", every=1)
         before = len(sandboxes(client, mine))
