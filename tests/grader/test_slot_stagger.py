@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import random
 
-from grader.sandboxes.docker.slot import staggered
+from grader.sandboxes.docker.slot import job_limit, retirement_share
 
 
 def test_each_slot_gets_its_own_share_between_three_quarters_and_all_of_a_limit() -> None:
     rng = random.Random(7)
-    shares = [staggered(50, rng) for _ in range(200)]
-    assert all(37.5 <= share <= 50 for share in shares)
+    shares = [retirement_share(rng) for _ in range(200)]
+    assert all(0.75 <= share <= 1.0 for share in shares)
     # Two slots started together: their job limits differ most of the time, so they retire apart.
-    pairs = [(round(staggered(50, rng)), round(staggered(50, rng))) for _ in range(200)]
+    pairs = [(job_limit(50, retirement_share(rng)), job_limit(50, retirement_share(rng))) for _ in range(200)]
+    assert all(38 <= limit <= 50 for pair in pairs for limit in pair)
     assert sum(first != second for first, second in pairs) > 150
 
 
-def test_a_limit_of_two_jobs_stays_two() -> None:
+def test_a_limit_of_two_jobs_stays_two_and_one_stays_one() -> None:
     """An operator's (or a test's) small limit is kept: 3/4 of 2 rounds back to 2."""
     rng = random.Random(3)
-    assert {max(1, round(staggered(2, rng))) for _ in range(100)} == {2}
+    assert {job_limit(2, retirement_share(rng)) for _ in range(100)} == {2}
+    assert {job_limit(1, retirement_share(rng)) for _ in range(100)} == {1}

@@ -36,14 +36,19 @@ REPORT_S = 15.0  # after the document, how long the supervisor may take to say w
 _stagger = random.Random()  # noqa: S311 -- spreading retirements, not a secret
 
 
-def staggered(limit: float, rng: random.Random = _stagger) -> float:
-    """This container's own share of a retirement limit (jobs or age): between 3/4 of it and all of it.
+def retirement_share(rng: random.Random = _stagger) -> float:
+    """A container's own share of the retirement limits (jobs and age): between 3/4 and all of them.
 
     Slots started together and served in turn reach the same job count and age together; with
     one limit for all they were replaced together, every slot of the process starting (a torch
     import each) while learners' jobs waited for one: the docker stress's worst waits (5.7 s).
     """
-    return limit * rng.uniform(0.75, 1.0)
+    return rng.uniform(0.75, 1.0)
+
+
+def job_limit(limit: int, share: float) -> int:
+    """The jobs a container with this share may serve (at least one; a limit of 2 stays 2)."""
+    return max(1, round(limit * share))
 
 
 class SlotMember(DockerMember):
@@ -55,8 +60,7 @@ class SlotMember(DockerMember):
         self.jobs = 0
         self.born = time.monotonic()
         self.clean = True  # every job so far ended cleanly
-        self.max_jobs = max(1, round(staggered(slot_max_jobs())))
-        self.max_age_s = staggered(slot_max_age_s())
+        self.share = retirement_share()  # the limits themselves are read when asked (settings.py)
         self.timing: dict[str, float] = {}  # the last job's: when its document and the report came
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
@@ -80,7 +84,8 @@ class SlotMember(DockerMember):
 
     def reusable(self) -> bool:
         """May it take another job: clean so far, under its own job count and age (staggered)."""
-        return self.clean and self.jobs < self.max_jobs and time.monotonic() - self.born < self.max_age_s
+        return (self.clean and self.jobs < job_limit(slot_max_jobs(), self.share)
+                and time.monotonic() - self.born < slot_max_age_s() * self.share)
 
     def run(self, job: Job, mode: str, wall: float) -> Outcome:
         """Send the job, wait for its document and the supervisor's report; kill it at the wall clock."""
