@@ -42,9 +42,13 @@ class LocalMember:
         # discard() can still end whatever the job left if the harness itself was killed.
         self.jail = jail.new_job() if jail.enabled() else None
         jailed = ["--jail", self.jail.to_arg()] if self.jail is not None else []
+        # The zygote this sandbox was forked from: it dies with it (PR_SET_PDEATHSIG), a moment
+        # after the zygote ends; alive() asks both, so a pool never hands out one in that moment.
+        self.source: Any = None
         if from_zygote:  # a fork of a process that has imported everything (zygote.py)
-            child = zygote().spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log,
-                                   jail=self.jail.to_arg() if self.jail is not None else None)
+            self.source = zygote()
+            child = self.source.spawn(nice=nice, max_idle_s=max_idle_s(), log=self.log,
+                                      jail=self.jail.to_arg() if self.jail is not None else None)
             with _live_lock:
                 self.process = child
                 _live.add(self)
@@ -91,7 +95,10 @@ class LocalMember:
         return self.process.pid
 
     def alive(self) -> bool:
-        return self.process.poll() is None
+        """Running, and (forked from a zygote) its zygote still running: once the zygote has
+        ended, the kernel is killing this sandbox (seen: a Run written to such a sandbox under
+        load ended with no results file)."""
+        return self.process.poll() is None and (self.source is None or self.source.alive())
 
     def run(self, job: Job, mode: str, *, timeout: float) -> Outcome:
         """Hand over the job, wait for this sandbox to finish, read what it wrote."""
