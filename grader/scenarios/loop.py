@@ -17,6 +17,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, RandomSampler, TensorDataset
 
+from grader.amp.training import RecordingLoss  # the AMP scenarios' loss, which records each value
 from grader.scenarios import scenario
 from grader.scenarios.moves import BatchMoves, WatchedLoader
 from grader.scenarios.probe import LoopProbe, float_state
@@ -63,18 +64,6 @@ def dataset(submission: ModuleType, params: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- loop-train-epoch -----------------------------------------------------------------------
-class RecordingLoss(nn.CrossEntropyLoss):
-    """Cross-entropy that remembers every loss value it computed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: list[float] = []
-
-    def forward(self, logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-        loss = super().forward(logits, target)
-        self.values.append(float(loss.detach()))
-        return loss
-
 
 def build_classifier(seed: int) -> nn.Module:
     torch.manual_seed(seed)
