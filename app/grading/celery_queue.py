@@ -14,7 +14,7 @@ from celery import Celery
 from app.extensions import db
 from app.grading.kinds import KINDS
 from app.grading.maintenance import top_up
-from app.grading.routing import BACKGROUND_QUEUES, QUEUES, RUN_QUEUE, queue_kind
+from app.grading.routing import BACKGROUND_QUEUES, GRADING_QUEUE_OF, QUEUES, RUN_QUEUE, queue_kind
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -28,7 +28,6 @@ RUN_TASK = "grading.run"
 # Folder checks and regrades: a task of their own on the background queues ("background",
 # "background-gpu"), taken by workers of their own, so a check never holds a grading worker.
 BACKGROUND_TASK = "grading.background"
-_GRADING_QUEUE_OF = {background: grading for grading, background in BACKGROUND_QUEUES.items()}
 # A publish that cannot reach Redis fails within about a second: the request answers 503
 # and the submission is not kept, rather than hanging the learner's request.
 # Each worker's report of its sandbox (report_isolation), read by the web process for the footer.
@@ -80,8 +79,8 @@ class CeleryQueue:
         """One token to this queue: a grading queue's ("cpu", "gpu"), a background one's, or the Run lane's."""
         if queue == RUN_QUEUE:
             task, args = RUN_TASK, [job_id]
-        elif queue in _GRADING_QUEUE_OF:
-            task, args = BACKGROUND_TASK, [job_id, _GRADING_QUEUE_OF[queue]]
+        elif queue in GRADING_QUEUE_OF:
+            task, args = BACKGROUND_TASK, [job_id, GRADING_QUEUE_OF[queue]]
         else:
             task, args = TASK, [job_id, queue]
         self.celery.send_task(task, args=args, queue=queue, retry=True, retry_policy=PUBLISH_RETRY)

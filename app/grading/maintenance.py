@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from app.grading import checks, jobs, runs
 from app.grading.admission import forget_held
 from app.grading.lost import reclaim_stale
-from app.grading.routing import BACKGROUND_QUEUES, QUEUES, RUN_QUEUE
+from app.grading.routing import BACKGROUND_QUEUES, GRADING_QUEUE_OF, QUEUES, RUN_QUEUE
 from app.grading.worker import claimable_background, claimable_jobs
 from grader.api import remove_orphan_sandboxes, sandbox_isolated
 
@@ -33,10 +33,9 @@ def claimable_by_kind(app: Flask) -> dict[str, int]:
 
 def claimable_in(app: Flask, name: str) -> int:
     """Queued jobs a free worker of this Celery queue could claim now."""
-    background = {queue: grading for grading, queue in BACKGROUND_QUEUES.items()}
     with app.app_context():
-        if name in background:
-            return claimable_background(app, background[name])
+        if name in GRADING_QUEUE_OF:
+            return claimable_background(app, GRADING_QUEUE_OF[name])
         return claimable_jobs(app, name)
 
 

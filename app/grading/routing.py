@@ -15,6 +15,7 @@ RUN_QUEUE = "runs"  # the Run button's lane (app.grading.runs): apart from gradi
 # by workers of their own, so a check never holds the worker a learner's grading waits for.
 # A GPU host's worker takes "background-gpu" beside "gpu" (its one GPU is shared either way).
 BACKGROUND_QUEUES = {"cpu": "background", "gpu": "background-gpu"}
+GRADING_QUEUE_OF = {background: grading for grading, background in BACKGROUND_QUEUES.items()}
 
 
 def queue_kind(app: Flask, exercise: Exercise | None) -> str:
