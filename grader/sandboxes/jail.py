@@ -816,8 +816,12 @@ def read_paths() -> tuple[str, ...]:
     import grader
 
     package = Path(grader.__file__).resolve().parent
-    forbidden = [package.parent / "exercises", *_configured_exercise_roots(), jobs_root(),
-                 *(Path(os.path.realpath(place)) for place in SWEPT)]
+    # Nothing in or over these: the exercises (tests, references) and the jobs' folders.
+    forbidden = [package.parent / "exercises", *_configured_exercise_roots(), jobs_root()]
+    # Nothing over these (other jobs' leftovers lie in them), but a tree beneath one stays
+    # readable: a checkout or venv under /tmp (CI's fresh clone) is where the interpreter's
+    # libraries are, and no job can write there (Landlock gives a job its own folder only).
+    shared = [Path(os.path.realpath(place)) for place in SWEPT]
     found: list[str] = []
     candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
                   *sys.path, str(package), *SYSTEM_READS]
@@ -827,8 +831,9 @@ def read_paths() -> tuple[str, ...]:
         if not item or not os.path.isabs(item) or not os.path.exists(item):
             continue
         path = Path(os.path.realpath(item))
-        if any(_within(secret, path) or _within(path, secret) for secret in forbidden):
-            continue  # holds an exercise folder (only the grader package is added) or a job's
+        if (any(_within(secret, path) or _within(path, secret) for secret in forbidden)
+                or any(_within(place, path) for place in shared)):
+            continue  # holds an exercise folder (only the grader package is added), a job's, or /tmp
         if str(path) not in found:
             found.append(str(path))
     return tuple(found)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -172,3 +174,20 @@ def test_a_failing_step_refuses_the_job(tmp_path):
     answer, _job = in_jail(lambda: "ran", jail.JobJail(str(planted), None, None))
     assert answer.get("refused") == "directory", answer
 
+
+
+def test_a_tree_beneath_tmp_is_readable_but_tmp_itself_never_is(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout or venv under /tmp (CI's fresh clone) holds the interpreter's libraries: the
+    runner must read them (a lazy `import torch._dynamo` failed there), never /tmp itself."""
+    site = tmp_path / "venv" / "lib" / "site-packages"
+    site.mkdir(parents=True)
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site), tempfile.gettempdir()])
+    jail.read_paths.cache_clear()
+    try:
+        found = jail.read_paths()
+    finally:
+        jail.read_paths.cache_clear()
+    assert os.path.realpath(site) in found
+    assert os.path.realpath(tempfile.gettempdir()) not in found
+    assert not any(jail._within(jail.jobs_root(), Path(path)) for path in found)
