@@ -189,8 +189,8 @@ class JobJail:
     def enter(self, parent_pid: int) -> None:
         enter(self, parent_pid)
 
-    def end(self, descendants_of: int | None = None, reap: bool = False) -> Ended:
-        return end(self, descendants_of, reap)
+    def end(self, descendants_of: int | None = None, reap: bool = False, *, none_alive: bool = False) -> Ended:
+        return end(self, descendants_of, reap, none_alive=none_alive)
 
     def to_arg(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -334,7 +334,8 @@ class Ended:
     problems: list[str] = field(default_factory=list)
 
 
-def end(job: JobJail, descendants_of: int | None = None, reap: bool = False) -> Ended:
+def end(job: JobJail, descendants_of: int | None = None, reap: bool = False, *,
+        none_alive: bool = False) -> Ended:
     """After the job, whatever happened: nothing of it outlives it, nothing of it is left.
 
     With a uid of its own, every process of that uid is killed (kill(-1) as that uid, until none
@@ -343,9 +344,13 @@ def end(job: JobJail, descendants_of: int | None = None, reap: bool = False) -> 
     descendants of `descendants_of` (the harness, a subreaper: orphans come back to it) are.
     `reap`: we are that subreaper (the harness), so the killed orphans are ours to reap; never
     in a process with children of its own to wait for (a pool's: subprocess would lose them).
+    `none_alive`: the caller saw every process that could be the job's and none was left (a slot
+    container's supervisor, alone in its PID namespace but for its init): nothing to kill.
     """
     ended = Ended()
-    if reap and descendants_of == os.getpid() and not _children_left():
+    if none_alive:
+        pass  # (the kill below forks a child of a process that imported torch: 3-4 ms a job)
+    elif reap and descendants_of == os.getpid() and not _children_left():
         pass  # a subreaper without a child: no process of the job is left anywhere (fast path)
     elif job.uid is not None:
         ended.killed = _kill_uid(job.uid, job.gid if job.gid is not None else job.uid, reap)

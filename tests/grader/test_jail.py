@@ -168,6 +168,32 @@ def test_end_kills_a_daemon_left_behind_and_removes_its_files():
     assert jail._kill_uid(job.uid, job.uid) == 0  # nothing of the uid is left
 
 
+def test_end_told_none_is_alive_forks_no_killer_but_still_removes_what_the_job_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slot's supervisor saw every process of its PID namespace: end() skips the kill (a fork
+    of a process that imported torch, milliseconds a job) and still removes files and folder."""
+    left = Path(f"{LEFT_BEHIND}-file")
+
+    def probe():
+        fd = os.open(left, os.O_CREAT | os.O_WRONLY, 0o644)
+        os.write(fd, b"left behind")
+        os.close(fd)
+        return "wrote"
+
+    answer, job = in_jail(probe)
+    assert answer["value"] == "wrote"
+    if job.uid is None:
+        pytest.skip("a uid per job needs root")
+
+    def no_fork(*_args: object, **_kwargs: object) -> int:
+        raise AssertionError("told none is alive, end() must not fork a killer")
+
+    monkeypatch.setattr(jail, "_kill_uid", no_fork)
+    ended = jail.end(job, none_alive=True)
+    assert ended.killed == 0 and ended.files_removed >= 1
+    assert not left.exists() and not Path(job.directory).exists()
+
+
 def test_a_failing_step_refuses_the_job(tmp_path):
     planted = tmp_path / "job"
     planted.symlink_to("/etc")  # a link where the job directory must be made

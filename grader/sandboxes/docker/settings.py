@@ -75,8 +75,14 @@ def slot_mode() -> bool:
 
 
 def slot_max_jobs() -> int:
-    """GRADER_SLOT_MAX_JOBS: jobs a slot container forks before it is replaced (default 50)."""
-    return max(1, int(_env_float("GRADER_SLOT_MAX_JOBS", 50)))
+    """GRADER_SLOT_MAX_JOBS: jobs a slot container forks before it is replaced (default 200).
+
+    Each job is already a fresh jail whose leftovers the supervisor checks (any of them replaces
+    the container at once); this limit and the age bound what no check can see. Each
+    replacement imports torch again (about 2.1 core-seconds): 0.05 core-seconds a grading at 50
+    jobs, a fifth of a grading's own cost; 0.012 at 200 (docs/grading.md, "Slot containers").
+    """
+    return max(1, int(_env_float("GRADER_SLOT_MAX_JOBS", 200)))
 
 
 def slot_max_age_s() -> float:

@@ -77,10 +77,12 @@ def _others() -> list[int]:
     return pids
 
 
-def remove_as(uid: int, path: Path) -> None:
-    """Remove a folder the job's uid wrote in, as that uid (its own subfolders are not ours to
-    enter), then what is left of it as ourselves. Runs after the job's processes are gone."""
-    if not path.exists():
+def remove_as(uid: int, paths: list[Path]) -> None:
+    """Remove folders the job's uid wrote in, as that uid (its own subfolders are not ours to
+    enter), then what is left of them as ourselves. Runs after the job's processes are gone.
+    One child for all of them: each fork of this process (torch imported) costs milliseconds."""
+    paths = [path for path in paths if path.exists()]
+    if not paths:
         return
     pid = os.fork()
     if pid == 0:
@@ -89,18 +91,20 @@ def remove_as(uid: int, path: Path) -> None:
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
             capset_to_zero()  # from a non-root uid, a uid change keeps them: none needed here
-            for entry in path.iterdir():  # what is not its own (the harness's copy of the code) stays
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:
-                    _unlink(str(entry))
+            for path in paths:
+                for entry in path.iterdir():  # what is not its own (the harness's copy of the code) stays
+                    if entry.is_dir() and not entry.is_symlink():
+                        shutil.rmtree(entry, ignore_errors=True)
+                    else:
+                        _unlink(str(entry))
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
-    try:
-        os.rmdir(path)  # the jail's folder is the job's, 0700: we may remove it, not list it
-    except OSError:
-        shutil.rmtree(path, ignore_errors=True)  # the work folder: ours, with the harness's files
+    for path in paths:
+        try:
+            os.rmdir(path)  # the jail's folder is the job's, 0700: we may remove it, not list it
+        except OSError:
+            shutil.rmtree(path, ignore_errors=True)  # the work folder: ours, with the harness's files
 
 
 def what_was_left(before: dict[str, int], oom_before: int, uid: int, cell: Any) -> tuple[list[str], bool]:
@@ -124,10 +128,12 @@ def what_was_left(before: dict[str, int], oom_before: int, uid: int, cell: Any) 
                 os.kill(pid, signal.SIGKILL)  # CAP_KILL: any uid in this container
             except (ProcessLookupError, PermissionError):
                 pass
-    if cell is not None:
+    if cell is not None and processes:
         cell.end()  # kill(-1) as the job's uid until none is left; its folder is removed below
-        remove_as(uid, Path(cell.directory))
-    remove_as(uid, WORK_DIR)
+    remove_as(uid, [*([Path(cell.directory)] if cell is not None else []), WORK_DIR])
+    if cell is not None and not processes:
+        # _others() saw every process of this PID namespace: none of the job's is left to kill.
+        cell.end(none_alive=True)  # the shared temporary places swept, the uid free again
     for path, owner in _entries().items():
         if path in before:
             continue
