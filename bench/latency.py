@@ -4,7 +4,7 @@
         [--sandboxes local,docker] [--workers 2] [--port 6100]
     ... --mode class [--learners 30] [--think 30,90] [--duration 600] [--validate-at 120]
     ... --mode capacity [--rates 30,60,90,120,150,180] [--step 60]
-    ... --mode cost [--class-duration 180] [--stress-duration 120]   (bench/sandbox_cost.py)
+    ... --mode cost [--rounds 3] [--class-duration 120] [--stress-duration 60]   (bench/sandbox_cost.py)
 
 --mode class and --mode capacity serve the app with the defaults `make run` has (grading
 threads and pool size from the host, grader.capacity) unless --workers / --pool-size say
@@ -235,8 +235,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None,
                         help="grading threads (GRADER_WORKERS); burst mode: 2, else the host's default")
     parser.add_argument("--mode", choices=("burst", "class", "capacity", "cost"), default="burst")
-    parser.add_argument("--class-duration", type=float, default=180, help="cost: the class's seconds")
-    parser.add_argument("--stress-duration", type=float, default=120, help="cost: the stress's seconds")
+    parser.add_argument("--class-duration", type=float, default=120, help="cost: a class window's seconds")
+    parser.add_argument("--stress-duration", type=float, default=60, help="cost: a stress window's seconds")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="cost: rounds of alternated windows (each sandbox's class, then each one's stress)")
     parser.add_argument("--think", default="30,90", help="class: think time range, seconds")
     parser.add_argument("--duration", type=float, default=600, help="class: seconds")
     parser.add_argument("--validate", default=",".join(VALIDATE_DEFAULT),

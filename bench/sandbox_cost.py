@@ -1,22 +1,24 @@
 """Each sandbox side by side through `make run`'s server (bench/latency.py --mode cost).
 
     .venv/bin/python -m bench.latency --mode cost [--sandboxes local,docker] [--port 7400]
-        [--class-duration 180] [--stress-duration 120]
+        [--rounds 3] [--class-duration 120] [--stress-duration 60]
 
-For each sandbox in turn, one after the other in one run: gunicorn as `make run` starts it
-(`--workers 1 --threads 8`, the host's default grading threads and pool size), on a fresh
-SQLite database, in a cpuacct cgroup of its own; then, for amp-train-one-epoch's solution:
-  - the first grading after the server answers (nothing warmed by hand);
+One server per sandbox: gunicorn as `make run` starts it (`--workers 1 --threads 8`, the host's
+default grading threads and pool size), on a fresh SQLite database, in a cpuacct cgroup of its
+own. Each is started alone and its first grading timed (nothing warmed by hand); then both stay
+up and, for amp-train-one-epoch's solution, each round runs one sandbox's window after the
+other's, so that a drift of this shared machine's speed falls on both alike:
   - a class of 30 anonymous learners thinking 30-90 s (uniform) for --class-duration s;
   - a stress of 10 learners thinking 4-7 s for --stress-duration s.
-Each prints p50, p90, max, gradings a minute and the load average, and the stress also the
-core-seconds per grading: the CPU of the server's cgroup (web process, grading threads, the
-local zygote and its forks) and of the sandbox containers it made (their cpuacct cgroups)
-over the stress window, divided by its gradings, less the server's cost of answering the
-learners' status polls (every 20 ms while a grading runs, so a slower grading pays for more of
-them): measured after the stress as the server's CPU for 400 polls of a finished submission,
-times the polls counted during it. The engine's own CPU (dockerd, containerd, the shims) is
-printed apart: it is shared with whatever else uses the engine.
+Each window prints p50, p90, max, gradings a minute and the load average, and a stress window
+also the core-seconds per grading: the CPU of the server's cgroup (web process, grading threads,
+the local zygote and its forks) and of the sandbox containers it made (their cpuacct cgroups)
+over the window, divided by its gradings, less the server's cost of answering the learners'
+status polls (every 20 ms while a grading runs, so a slower grading pays for more of them):
+measured once at start as the server's CPU for 400 polls of a finished submission, times the
+polls counted. The engine's own CPU (dockerd, containerd, the shims) is printed apart: it is
+shared with whatever else uses the engine. At the end: every round's gradings together, each
+side's core-seconds per round with their median, and the ratio per round.
 Every simulated learner comes from 127.0.0.1, which a real class does not: the per-learner
 and per-address admission limits are lifted (SUBMISSION_*_RATE_LIMIT, GRADING_MAX_*), and
 the start-up check of every folder is off (CHECK_SEEN_FOLDERS=0, above); nothing else
@@ -29,6 +31,7 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -168,8 +171,25 @@ class ContainerCpu:
 
     def __enter__(self) -> ContainerCpu:
         self.start = self._total()
+        self.initial = set(self.seen)
         self._thread.start()
         return self
+
+    @property
+    def started(self) -> int:
+        """Containers that appeared during the window (slot replacements): their start is in `used`."""
+        return len(set(self.seen) - self.initial)
+
+    def settled(self, timeout: float = 180) -> tuple[float, int]:
+        """Once the containers stop using CPU (every slot started and idle): their CPU and count."""
+        deadline = time.monotonic() + timeout
+        total = self._total()
+        while time.monotonic() < deadline:
+            time.sleep(3)
+            before, total = total, self._total()
+            if total - before < 0.05:
+                break
+        return total, len(self.seen)
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
@@ -252,55 +272,145 @@ def figures(label: str, records: list[tuple[float, float, str]], elapsed: float)
     failed = sum(1 for _, _, status in records if status != "pass")
     return (f"{label}: {len(seconds)} gradings, {len(seconds) / (elapsed / 60):.1f}/min | p50 "
             f"{percentile(seconds, 0.5):.2f} s, p90 {percentile(seconds, 0.9):.2f} s, max {max(seconds):.2f} s"
-            f" | not a pass: {failed} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+            f" | not a pass: {failed}")
 
 
-def measure(sandbox: str, options: Any, code: str, learner_class: Any) -> list[str]:
-    counted = Counted(learner_class)
-    learner_factory = counted.learner_class
-    server = Server(sandbox, options.port)
-    lines = []
-    try:
-        answering = server.wait_answering()
-        seconds, result = learner_factory(server.base).submit_and_wait(code)
-        lines.append(f"{sandbox:6} first grading after start: {seconds:.2f} s ({result['status']}; the "
-                     f"server answered {answering - server.started_at:.1f} s after its start)")
-        print(lines[-1], flush=True)
-        outcome = run_class(lambda: learner_factory(server.base), code, learners=30, think=(30, 90),
-                            duration_s=options.class_duration, validate=None, validate_at_s=0)
-        lines.append(figures(f"{sandbox:6} class of 30, think 30-90 s, {options.class_duration:.0f} s",
-                             outcome["records"], outcome["elapsed"]))
-        print(lines[-1], flush=True)
-        cpu_before, engine_before, requests_before = server.cpu_s(), engine_cpu_s(), counted.count
+class Side:
+    """One sandbox's server, its counted learners, and what each window measured."""
+
+    def __init__(self, sandbox: str, port: int, learner_class: Any):
+        self.sandbox = sandbox
+        self.counted = Counted(learner_class)
+        self.server = Server(sandbox, port)
+        self.per_poll = 0.0
+        self.classes: list[tuple[float, float, str]] = []
+        self.class_s = 0.0
+        self.stresses: list[tuple[float, float, str]] = []
+        self.stress_s = 0.0
+        self.costs: list[float] = []  # core-seconds a grading, one per stress window
+        self.cpu = 0.0  # every stress window's core-seconds, gradings and slot starts
+        self.gradings = 0
+        self.starts = 0
+        self.start_cost = 0.0  # a slot container's start (docker), measured once the server settled
+        self.parts: list[tuple[float, float, float, int]] = []  # server, containers, engine, polls a grading
+
+    def learner(self) -> Any:
+        return self.counted.learner_class(self.server.base)
+
+    def first(self, code: str) -> str:
+        answering = self.server.wait_answering()
+        seconds, result = self.learner().submit_and_wait(code)
+        self.per_poll = poll_cpu_s(self.server, self.learner(), code)
+        line = (f"{self.sandbox:6} first grading after start: {seconds:.2f} s ({result['status']}; the "
+                f"server answered {answering - self.server.started_at:.1f} s after its start)")
+        if self.sandbox == "docker":
+            # Every slot's start (a torch import) and the two gradings so far, over the slots:
+            # a start's cost, slightly over (the gradings are in it), to amortise below.
+            total, count = ContainerCpu(self.server.process.pid).settled()
+            self.start_cost = total / max(1, count)
+            line += f"; {count} slot containers, at most {self.start_cost:.2f} core-seconds a start"
+        return line
+
+    def class_window(self, code: str, seconds: float) -> str:
+        outcome = run_class(self.learner, code, learners=30, think=(30, 90), duration_s=seconds,
+                            validate=None, validate_at_s=0)
+        self.classes += outcome["records"]
+        self.class_s += outcome["elapsed"]
+        return figures(f"{self.sandbox:6} class of 30, think 30-90 s, {seconds:.0f} s", outcome["records"],
+                       outcome["elapsed"])
+
+    def stress_window(self, code: str, seconds: float) -> str:
+        server = self.server
+        cpu_before, engine_before, requests_before = server.cpu_s(), engine_cpu_s(), self.counted.count
         with ContainerCpu(server.process.pid) as containers:
-            outcome = run_class(lambda: learner_factory(server.base), code, learners=10, think=(4, 7),
-                                duration_s=options.stress_duration, validate=None, validate_at_s=0)
+            outcome = run_class(self.learner, code, learners=10, think=(4, 7), duration_s=seconds,
+                                validate=None, validate_at_s=0)
         server_cpu, engine = server.cpu_s() - cpu_before, engine_cpu_s() - engine_before
-        requests = counted.count - requests_before
-        per_poll = poll_cpu_s(server, learner_factory(server.base), code)
+        requests = self.counted.count - requests_before
         count = max(1, len(outcome["records"]))
-        grading_server = max(0.0, server_cpu - requests * per_poll)
-        lines.append(figures(f"{sandbox:6} stress of 10, think 4-7 s, {options.stress_duration:.0f} s",
-                             outcome["records"], outcome["elapsed"]))
-        lines.append(f"{sandbox:6} core-seconds per grading: {(grading_server + containers.used) / count:.2f} "
-                     f"(server {grading_server / count:.2f} + containers {containers.used / count:.2f}; "
-                     f"less {requests / count:.0f} polls a grading at {per_poll * 1000:.1f} ms each: "
-                     f"the server {server_cpu / count:.2f} with them); engine, shared: {engine / count:.2f}")
-        print("\n".join(lines[-2:]), flush=True)
-    except BaseException:
-        # The server's own words on what went wrong, before its folder is removed.
-        print((server.folder / "server.log").read_text(errors="replace")[-6000:], file=sys.stderr, flush=True)
-        raise
-    finally:
-        server.stop()
-    return lines
+        grading_server = max(0.0, server_cpu - requests * self.per_poll)
+        cost = (grading_server + containers.used) / count
+        self.stresses += outcome["records"]
+        self.stress_s += outcome["elapsed"]
+        self.costs.append(cost)
+        self.cpu += grading_server + containers.used
+        self.gradings += len(outcome["records"])
+        self.starts += containers.started
+        self.parts.append((grading_server / count, containers.used / count, engine / count, requests // count))
+        return (figures(f"{self.sandbox:6} stress of 10, think 4-7 s, {seconds:.0f} s", outcome["records"],
+                        outcome["elapsed"])
+                + f" | {cost:.3f} core-seconds a grading (server {grading_server / count:.3f} + containers "
+                  f"{containers.used / count:.3f}; less {requests / count:.0f} polls at {self.per_poll * 1000:.1f} ms"
+                  f"; engine, shared: {engine / count:.3f})")
+
+    def pooled(self) -> float:
+        """Core-seconds a grading over every stress window; docker's with its slot replacements
+        amortised at the configured limit instead of as many as the windows happened to hold."""
+        if self.sandbox != "docker":
+            return self.cpu / max(1, self.gradings)
+        served = 0.875 * _slot_limit()  # each slot retires between 3/4 and all of the limit
+        own = self.cpu - self.starts * self.start_cost
+        return own / max(1, self.gradings) + self.start_cost / served
+
+    def summary(self) -> list[str]:
+        lines = [figures(f"{self.sandbox:6} class of 30, every round", self.classes, self.class_s),
+                 figures(f"{self.sandbox:6} stress of 10, every round", self.stresses, self.stress_s),
+                 f"{self.sandbox:6} core-seconds a grading, per round: "
+                 + ", ".join(f"{cost:.3f}" for cost in self.costs)
+                 + f" (median {statistics.median(self.costs):.3f}); over every window: {self.pooled():.3f}"]
+        if self.sandbox == "docker":
+            lines[-1] += (f" ({self.starts} slot replacements in the windows taken out, one every "
+                          f"{0.875 * _slot_limit():.0f} gradings at {self.start_cost:.2f} core-seconds put in)")
+        return lines
+
+
+def _slot_limit() -> int:
+    from grader.sandboxes.docker.settings import slot_max_jobs
+
+    return slot_max_jobs()
+
+
+def log(line: str, lines: list[str]) -> None:
+    lines.append(line)
+    print(f"{line}  [load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs]", flush=True)
 
 
 def run(options: Any, code: str, learner_factory: Any) -> int:
+    """Each sandbox's server started (and its first grading timed) alone, then both kept up and
+    their windows alternated, round by round: a drift of the shared machine's speed (seen: a
+    third between two runs an hour apart) falls on both sides alike, and the ratio of core-seconds
+    is taken within each round."""
     print(f"{sys.executable} -m bench.latency --mode cost: gunicorn --workers 1 --threads 8, "
-          f"defaults but the lifted admission limits", flush=True)
-    lines = []
-    for sandbox in options.sandboxes.split(","):
-        lines += measure(sandbox, options, code, learner_factory)
-    print("\n".join(["", "side by side:", *lines]))
+          f"defaults but the lifted admission limits; {options.rounds} rounds", flush=True)
+    sides: list[Side] = []
+    lines: list[str] = []
+    try:
+        for offset, sandbox in enumerate(options.sandboxes.split(",")):
+            side = Side(sandbox, options.port + offset, learner_factory)
+            sides.append(side)
+            log(side.first(code), lines)
+        for round_number in range(1, options.rounds + 1):
+            print(f"round {round_number}", flush=True)
+            for side in sides:
+                log(side.class_window(code, options.class_duration), lines)
+            for side in sides:
+                log(side.stress_window(code, options.stress_duration), lines)
+    except BaseException:
+        for side in sides:  # the servers' own words on what went wrong, before their folders go
+            print(f"--- {side.sandbox} server log", file=sys.stderr)
+            print((side.server.folder / "server.log").read_text(errors="replace")[-4000:], file=sys.stderr, flush=True)
+        raise
+    finally:
+        for side in sides:
+            side.server.stop()
+    print("\nevery round together:")
+    for side in sides:
+        print("\n".join(side.summary()))
+    if len(sides) == 2 and all(side.costs for side in sides):
+        ratios = [b / a for a, b in zip(sides[0].costs, sides[1].costs, strict=True)]
+        print(f"{sides[1].sandbox} / {sides[0].sandbox} core-seconds, per round: "
+              + ", ".join(f"{ratio:.2f}" for ratio in ratios)
+              + f" (median {statistics.median(ratios):.2f}; ratio of the medians "
+              f"{statistics.median(sides[1].costs) / statistics.median(sides[0].costs):.2f}); "
+              f"over every window, replacements amortised: {sides[1].pooled() / sides[0].pooled():.2f}")
     return 0
