@@ -79,8 +79,9 @@ def slot_max_jobs() -> int:
 
     Each job is already a fresh jail whose leftovers the supervisor checks (any of them replaces
     the container at once); this limit and the age bound what no check can see. Each
-    replacement imports torch again (about 2.1 core-seconds): 0.05 core-seconds a grading at 50
-    jobs, a fifth of a grading's own cost; 0.012 at 200 (docs/grading.md, "Slot containers").
+    replacement imports torch again (about 2.0 core-seconds): 0.046 core-seconds a grading at 50
+    jobs, nearly a quarter of a grading's own cost; 0.011 at 200 (docs/grading.md, "Docker slot
+    containers").
     """
     return max(1, int(_env_float("GRADER_SLOT_MAX_JOBS", 200)))
 
