@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test setup venv bundle db lint validate sandbox-image web-image compose-images worker bench bench-docker bench-class bench-classroom clean
+.PHONY: run test setup venv bundle db lint validate sandbox-image web-image compose-images worker bench bench-docker bench-class bench-classroom bench-cost clean
 
 run: setup ## serve on http://127.0.0.1:5000 with gunicorn
 	$(VENV)/bin/gunicorn --workers 1 --threads 8 --bind $(HOST):$(PORT) 'app:create_app()'
@@ -81,6 +81,9 @@ bench-class: venv ## a class at once: in-process vs 1 and 2 Celery workers (need
 MINUTES ?= 10
 bench-classroom: setup ## 30 learners behind one address + 3 hostile clients against gunicorn (MINUTES=10)
 	$(PY) -m bench.classroom --minutes $(MINUTES)
+
+bench-cost: setup sandbox-image ## local against docker through make run's server, windows alternated (about 20 minutes)
+	$(PY) -m bench.latency --mode cost --sandboxes local,docker
 
 clean:
 	rm -rf $(VENV) node_modules app/static/dist build *.egg-info
