@@ -292,7 +292,6 @@ class Side:
         self.gradings = 0
         self.starts = 0
         self.start_cost = 0.0  # a slot container's start (docker), measured once the server settled
-        self.parts: list[tuple[float, float, float, int]] = []  # server, containers, engine, polls a grading
 
     def learner(self) -> Any:
         return self.counted.learner_class(self.server.base)
@@ -336,7 +335,6 @@ class Side:
         self.cpu += grading_server + containers.used
         self.gradings += len(outcome["records"])
         self.starts += containers.started
-        self.parts.append((grading_server / count, containers.used / count, engine / count, requests // count))
         return (figures(f"{self.sandbox:6} stress of 10, think 4-7 s, {seconds:.0f} s", outcome["records"],
                         outcome["elapsed"])
                 + f" | {cost:.3f} core-seconds a grading (server {grading_server / count:.3f} + containers "
@@ -348,9 +346,8 @@ class Side:
         amortised at the configured limit instead of as many as the windows happened to hold."""
         if self.sandbox != "docker":
             return self.cpu / max(1, self.gradings)
-        served = 0.875 * _slot_limit()  # each slot retires between 3/4 and all of the limit
         own = self.cpu - self.starts * self.start_cost
-        return own / max(1, self.gradings) + self.start_cost / served
+        return own / max(1, self.gradings) + self.start_cost / _jobs_a_slot()
 
     def summary(self) -> list[str]:
         lines = [figures(f"{self.sandbox:6} class of 30, every round", self.classes, self.class_s),
@@ -360,14 +357,16 @@ class Side:
                  + f" (median {statistics.median(self.costs):.3f}); over every window: {self.pooled():.3f}"]
         if self.sandbox == "docker":
             lines[-1] += (f" ({self.starts} slot replacements in the windows taken out, one every "
-                          f"{0.875 * _slot_limit():.0f} gradings at {self.start_cost:.2f} core-seconds put in)")
+                          f"{_jobs_a_slot():.0f} gradings at {self.start_cost:.2f} core-seconds put in)")
         return lines
 
 
-def _slot_limit() -> int:
+def _jobs_a_slot() -> float:
+    """The jobs a slot container serves on average at the configured limit (the stagger's mean)."""
     from grader.sandboxes.docker.settings import slot_max_jobs
+    from grader.sandboxes.docker.slot import jobs_served_on_average
 
-    return slot_max_jobs()
+    return jobs_served_on_average(slot_max_jobs())
 
 
 def log(line: str, lines: list[str]) -> None:

@@ -19,19 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
+import statistics
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-EXERCISE = "amp-train-one-epoch"
-CGROUPS = Path("/sys/fs/cgroup/cpuacct/docker")
+from bench.core_seconds import CGROUP, EXERCISE, ROOT, own_cpu
+
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def ours() -> list[str]:
@@ -47,7 +41,7 @@ def containers() -> dict[str, tuple[float, float]]:
     """Each of our containers' cgroup CPU, and its supervisor's own CPU (its forks' is the rest)."""
     found = {}
     for name in ours():
-        group = CGROUPS / name
+        group = CGROUP / name
         try:
             total = int((group / "cpuacct.usage").read_text()) / 1e9
             stats = {}
@@ -72,6 +66,7 @@ def main() -> int:
     from grader.api import grade_code, warm_up
     from grader.loader import load_exercise
     from grader.sandboxes.docker.settings import slot_max_jobs
+    from grader.sandboxes.docker.slot import jobs_served_on_average
 
     exercise = load_exercise(ROOT / "exercises" / EXERCISE)
     code = exercise.solution_path.read_text(encoding="utf-8")
@@ -99,9 +94,10 @@ def main() -> int:
     print(f"per grading, {n} gradings: worker {worker / n:.3f} core-s | slot containers {total / n:.3f} "
           f"(supervisor {own / n:.3f}, job processes {(total - own) / n:.3f}) | together {(worker + total) / n:.3f}")
     if starts:
-        print(f"a slot container's start: median {sorted(starts)[len(starts) // 2]:.2f} core-s over "
-              f"{len(starts)}; at GRADER_SLOT_MAX_JOBS={slot_max_jobs()} (a slot serves 3/4 to all of it) "
-              f"{sorted(starts)[len(starts) // 2] / (0.875 * slot_max_jobs()):.3f} core-s a grading")
+        start = statistics.median(starts)
+        print(f"a slot container's start: median {start:.2f} core-s over {len(starts)}; at "
+              f"GRADER_SLOT_MAX_JOBS={slot_max_jobs()} (a slot serves 3/4 to all of it) "
+              f"{start / jobs_served_on_average(slot_max_jobs()):.3f} core-s a grading")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 

@@ -201,7 +201,6 @@ def test_a_failing_step_refuses_the_job(tmp_path):
     assert answer.get("refused") == "directory", answer
 
 
-
 def test_a_tree_beneath_tmp_is_readable_but_tmp_itself_never_is(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A checkout or venv under /tmp (CI's fresh clone) holds the interpreter's libraries: the

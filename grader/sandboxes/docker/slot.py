@@ -34,6 +34,12 @@ log = logging.getLogger(__name__)
 ABNORMAL_KINDS = ("timeout", "memory", "internal", "stopped")
 REPORT_S = 15.0  # after the document, how long the supervisor may take to say what the job left
 _stagger = random.Random()  # noqa: S311 -- spreading retirements, not a secret
+RETIREMENT_SHARES = (0.75, 1.0)  # a container's share of the limits is drawn between these
+
+
+def jobs_served_on_average(limit: int) -> float:
+    """The jobs a slot container serves on average before its job limit retires it."""
+    return limit * sum(RETIREMENT_SHARES) / 2
 
 
 def retirement_share(rng: random.Random = _stagger) -> float:
@@ -43,7 +49,7 @@ def retirement_share(rng: random.Random = _stagger) -> float:
     one limit for all they were replaced together, every slot of the process starting (a torch
     import each) while learners' jobs waited for one: the docker stress's worst waits (5.7 s).
     """
-    return rng.uniform(0.75, 1.0)
+    return rng.uniform(*RETIREMENT_SHARES)
 
 
 def job_limit(limit: int, share: float) -> int:

@@ -134,7 +134,7 @@ def what_was_left(before: dict[str, int], oom_before: int, uid: int, cell: Any) 
                 pass
     if cell is not None and processes:
         cell.end()  # kill(-1) as the job's uid until none is left; its folder is removed below
-    remove_as(uid, [*([Path(cell.directory)] if cell is not None else []), WORK_DIR])
+    remove_as(uid, [WORK_DIR] if cell is None else [Path(cell.directory), WORK_DIR])
     if cell is not None and not processes:
         # _others() saw every process of this PID namespace: none of the job's is left to kill.
         cell.end(none_alive=True)  # the shared temporary places swept, the uid free again
